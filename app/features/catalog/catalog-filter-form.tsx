@@ -1,0 +1,194 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigate } from "react-router";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { type CatalogFilters, filtersToSearch, parseFilters } from "./filtering";
+
+/** Typing pauses this long before the results (and the URL) follow. */
+export const FILTER_DEBOUNCE_MS = 300;
+
+const inputClass =
+  "w-full rounded-lg border border-white/15 bg-slate-900 px-3 py-2 text-slate-100 placeholder:text-slate-400 focus:border-sky-400 focus-visible:outline-sky-300";
+
+/** One end of the base-price range (dollars; empty means no bound). */
+function PriceBoundInput({ label, name, placeholder, value, onChange }: { label: string; name: "min" | "max"; placeholder: string; value: string; onChange(value: string): void }) {
+  return (
+    <label className="text-sm text-slate-300">
+      {label}
+      <input
+        type="number"
+        name={name}
+        min={0}
+        step="0.01"
+        inputMode="decimal"
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={`${inputClass} mt-1`}
+      />
+    </label>
+  );
+}
+
+interface Draft {
+  q: string;
+  categories: string[];
+  min: string;
+  max: string;
+}
+
+function draftFrom(filters: CatalogFilters): Draft {
+  return { q: filters.q, categories: filters.categories, min: filters.min?.toString() ?? "", max: filters.max?.toString() ?? "" };
+}
+
+function searchFrom(draft: Draft, known: readonly string[]): string {
+  const params = new URLSearchParams({ q: draft.q, min: draft.min, max: draft.max });
+  for (const category of draft.categories) params.append("category", category);
+  return filtersToSearch(parseFilters(params, known));
+}
+
+/**
+ * The catalogue's GET form. Without JavaScript it submits with `Apply`; with it, results follow the inputs after a
+ * short pause (URL replaced, not pushed), and the `Filters` disclosure closes on Escape or an outside click.
+ */
+export function CatalogFilterForm({ filters, categories }: { filters: CatalogFilters; categories: ReadonlyArray<{ value: string; label: string }> }) {
+  const navigate = useNavigate();
+  const known = categories.map((c) => c.value);
+  const urlSearch = filtersToSearch(filters);
+  const [draft, setDraft] = useState(() => draftFrom(filters));
+  const [syncedSearch, setSyncedSearch] = useState(urlSearch);
+  // The search we navigated to last: when the URL reaches it, the inputs already show it (and may be ahead of it).
+  const ownSearch = useRef<string | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  const details = useRef<HTMLDetailsElement>(null);
+
+  if (urlSearch !== syncedSearch) {
+    setSyncedSearch(urlSearch);
+    // A link such as the footer's `/products?category=creator` changed the URL: show what it asks for.
+    if (urlSearch !== ownSearch.current) setDraft(draftFrom(filters));
+  }
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      const el = details.current;
+      if (el?.open && !el.contains(event.target as Node)) el.open = false;
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      const el = details.current;
+      if (event.key !== "Escape" || !el?.open || !el.contains(document.activeElement)) return;
+      el.open = false;
+      el.querySelector("summary")?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, []);
+
+  function go(next: Draft, replace: boolean) {
+    window.clearTimeout(timer.current);
+    const search = searchFrom(next, known);
+    ownSearch.current = search;
+    navigate({ pathname: "/products", search }, { replace, preventScrollReset: true });
+  }
+
+  function update(next: Draft) {
+    setDraft(next);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => go(next, true), FILTER_DEBOUNCE_MS);
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    go(draft, false);
+    if (details.current) details.current.open = false;
+  }
+
+  function toggleCategory(value: string, checked: boolean) {
+    const chosen = new Set(draft.categories);
+    if (checked) chosen.add(value);
+    else chosen.delete(value);
+    // Keep the catalogue's order so equal selections give equal URLs.
+    update({ ...draft, categories: known.filter((c) => chosen.has(c)) });
+  }
+
+  const activeCount = filters.categories.length + (filters.min !== null ? 1 : 0) + (filters.max !== null ? 1 : 0);
+  return (
+    <Form method="get" action="/products" role="search" aria-label="Filter products" onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start">
+      <div className="relative flex-1">
+        <label htmlFor="catalog-search" className="sr-only">
+          Search products
+        </label>
+        <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400">
+          <path d="M8.5 3a5.5 5.5 0 1 0 3.4 9.8l3.6 3.6a1 1 0 0 0 1.4-1.4l-3.6-3.6A5.5 5.5 0 0 0 8.5 3ZM5 8.5a3.5 3.5 0 1 1 7 0 3.5 3.5 0 0 1-7 0Z" />
+        </svg>
+        <input
+          id="catalog-search"
+          type="search"
+          name="q"
+          value={draft.q}
+          onChange={(e) => update({ ...draft, q: e.target.value })}
+          placeholder="Search products..."
+          maxLength={100}
+          autoComplete="off"
+          className={`${inputClass} py-2.5 pl-9`}
+        />
+      </div>
+      <details ref={details} className="group relative">
+        <summary className={`${buttonStyles.secondary} cursor-pointer list-none py-2.5 [&::-webkit-details-marker]:hidden`}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
+            <path d="M3 5a1 1 0 0 1 1-1h12a1 1 0 0 1 .8 1.6L12 11.7V16a1 1 0 0 1-1.4.9l-2-1A1 1 0 0 1 8 15v-3.3L3.2 5.6A1 1 0 0 1 3 5Z" />
+          </svg>
+          <span>Filters</span>
+          {activeCount > 0 ? (
+            <span className="rounded-full bg-sky-400 px-1.5 text-xs font-bold text-slate-950">
+              {activeCount}
+              <span className="sr-only"> active</span>
+            </span>
+          ) : null}
+          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4 transition-transform group-open:rotate-180">
+            <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z" />
+          </svg>
+        </summary>
+        <div className="z-30 mt-2 w-full rounded-xl border border-white/15 bg-slate-900 p-4 shadow-2xl shadow-black/50 sm:absolute sm:right-0 sm:w-80">
+          <fieldset>
+            <legend className="mb-2 text-sm font-semibold text-white">Category</legend>
+            <div className="space-y-1">
+              {categories.map((category) => (
+                <label key={category.value} className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-slate-200 hover:bg-white/5">
+                  <input
+                    type="checkbox"
+                    name="category"
+                    value={category.value}
+                    checked={draft.categories.includes(category.value)}
+                    onChange={(e) => toggleCategory(category.value, e.target.checked)}
+                    className="size-4 accent-sky-400"
+                  />
+                  {category.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <fieldset className="mt-4">
+            <legend className="mb-2 text-sm font-semibold text-white">Price (USD)</legend>
+            <div className="grid grid-cols-2 gap-3">
+              <PriceBoundInput label="Min price" name="min" placeholder="0" value={draft.min} onChange={(min) => update({ ...draft, min })} />
+              <PriceBoundInput label="Max price" name="max" placeholder="Any" value={draft.max} onChange={(max) => update({ ...draft, max })} />
+            </div>
+          </fieldset>
+          <div className="mt-4 flex items-center justify-between gap-3">
+            <Link to="/products" className="rounded text-sm text-sky-300 underline-offset-4 hover:underline">
+              Clear filters
+            </Link>
+            <button type="submit" className={buttonStyles.primary}>
+              Apply
+            </button>
+          </div>
+        </div>
+      </details>
+    </Form>
+  );
+}

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadContent } from "~/features/content/content.server";
+import { canPurchase, categoriesInCatalogue, durationFromSearch, homeTileProducts, onlyDurationChanged, parseProductId, productPath } from "./catalog";
+
+const { site, products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
+const studio = products.find((p) => p.slug === "studio")!;
+
+describe("product URLs", () => {
+  it("links a product by its id", () => {
+    expect(productPath(studio)).toBe("/product/446894");
+  });
+  it("accepts only digit ids", () => {
+    expect(parseProductId("446894")).toBe(446894);
+    for (const bad of [undefined, "", "abc", "1e3", "-1", " 7", "44689.4", "0x10"]) expect(parseProductId(bad)).toBeNull();
+  });
+});
+
+describe("durationFromSearch", () => {
+  it("starts at the first duration", () => {
+    expect(durationFromSearch(studio, new URLSearchParams()).label).toBe("1 Week");
+  });
+  it("selects the duration named in ?duration=", () => {
+    expect(durationFromSearch(studio, new URLSearchParams("duration=lifetime")).label).toBe("Lifetime");
+  });
+  it("falls back to the first duration for an unknown value", () => {
+    expect(durationFromSearch(studio, new URLSearchParams("duration=forever")).label).toBe("1 Week");
+  });
+});
+
+describe("onlyDurationChanged", () => {
+  const url = (path: string) => new URL(path, "http://shop.test");
+  it("is true when only ?duration= changed", () => {
+    expect(onlyDurationChanged(url("/product/1"), url("/product/1?duration=lifetime"))).toBe(true);
+    expect(onlyDurationChanged(url("/product/1?duration=1-week"), url("/product/1?duration=lifetime"))).toBe(true);
+  });
+  it("is false for the same URL (an explicit revalidation), another product or other parameters", () => {
+    expect(onlyDurationChanged(url("/product/1?duration=lifetime"), url("/product/1?duration=lifetime"))).toBe(false);
+    expect(onlyDurationChanged(url("/product/1"), url("/product/2?duration=lifetime"))).toBe(false);
+    expect(onlyDurationChanged(url("/product/1"), url("/product/1?duration=lifetime&ref=mail"))).toBe(false);
+  });
+});
+
+describe("canPurchase", () => {
+  it("needs a variant id and a shop link", () => {
+    expect(canPurchase({ shopUrl: "https://shop.example/p" }, { variantId: 1 })).toBe(true);
+    expect(canPurchase({ shopUrl: "https://shop.example/p" }, { variantId: null })).toBe(false);
+    expect(canPurchase({ shopUrl: null }, { variantId: 1 })).toBe(false);
+  });
+  it("allows every duration of the demo catalogue", () => {
+    for (const product of products) for (const duration of product.durations) expect(canPurchase(product, duration)).toBe(true);
+  });
+});
+
+describe("catalogue categories and home tiles", () => {
+  it("offers a filter only for categories that have products", () => {
+    expect(categoriesInCatalogue(site.categories, products).map((c) => c.label)).toEqual(["Utilities", "Creator Tools"]);
+    expect(categoriesInCatalogue(site.categories, products.filter((p) => p.category === "creator")).map((c) => c.value)).toEqual(["creator"]);
+  });
+  it("shows the four home tiles in the site's order", () => {
+    expect(homeTileProducts(site.homeTiles, products).map((p) => [p.name, productPath(p)])).toEqual([
+      ["Kestrel Sandbox", "/product/446891"],
+      ["Kestrel Capture Ultimate", "/product/447089"],
+      ["Kestrel Studio", "/product/446894"],
+      ["Preset Packs", "/product/447097"],
+    ]);
+  });
+});

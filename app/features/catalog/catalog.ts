@@ -1,0 +1,43 @@
+import type { Duration, Product, Site } from "~/features/content/content";
+import { findDuration } from "./pricing";
+
+export function productPath(product: Pick<Product, "id">): string {
+  return `/product/${product.id}`;
+}
+
+/** A product id from the URL: digits only (so `/product/1e3` or `/product/ 7` are unknown, not coerced). */
+export function parseProductId(param: string | undefined): number | null {
+  return param && /^\d{1,15}$/.test(param) ? Number(param) : null;
+}
+
+/** The duration named by `?duration=`, or the product's first duration. */
+export function durationFromSearch(product: Product, search: URLSearchParams): Duration {
+  return findDuration(product, search.get("duration") ?? "") ?? product.durations[0]!;
+}
+
+/** Only a duration sold in the shop (it has a variant id) of a product with a shop link can be bought. */
+export function canPurchase(product: Pick<Product, "shopUrl">, duration: Pick<Duration, "variantId">): boolean {
+  return duration.variantId !== null && product.shopUrl !== null;
+}
+
+/** The site's categories that have at least one product, in the site's order (one filter checkbox each). */
+export function categoriesInCatalogue(categories: Site["categories"], products: readonly Pick<Product, "category">[]): Site["categories"] {
+  return categories.filter((c) => products.some((p) => p.category === c.value));
+}
+
+/** The home page tiles in the order the site lists them. */
+export function homeTileProducts(ids: readonly number[], products: readonly Product[]): Product[] {
+  return ids.flatMap((id) => products.filter((p) => p.id === id));
+}
+
+/** True when two URLs of a product page differ only in `?duration=` (a selection change, nothing to reload). */
+export function onlyDurationChanged(current: URL, next: URL): boolean {
+  if (current.pathname !== next.pathname || current.href === next.href) return false;
+  const withoutDuration = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("duration");
+    params.sort();
+    return params.toString();
+  };
+  return withoutDuration(current) === withoutDuration(next);
+}

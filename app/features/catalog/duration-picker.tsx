@@ -1,0 +1,84 @@
+import { useEffect, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import type { Duration, Product } from "~/features/content/content";
+import { durationFromSearch } from "./catalog";
+import { computeTotal, findDuration, formatUsd } from "./pricing";
+
+/**
+ * The selected duration: answers a click at once and mirrors it into `?duration=` (replacing the entry),
+ * so a reload or a shared link keeps it and the page works without JavaScript.
+ */
+export function useSelectedDuration(product: Product) {
+  const navigate = useNavigate();
+  // Read from the URL, not the loader: the route skips revalidation when only `?duration=` changes.
+  const [searchParams] = useSearchParams();
+  const urlDuration = durationFromSearch(product, searchParams);
+  const [selected, setSelected] = useState(urlDuration);
+  const [syncedValue, setSyncedValue] = useState(urlDuration.value);
+  if (urlDuration.value !== syncedValue) {
+    setSyncedValue(urlDuration.value);
+    setSelected(urlDuration);
+  }
+  const current = findDuration(product, selected.value) ?? product.durations[0]!;
+  function select(duration: Duration) {
+    setSelected(duration);
+    setSyncedValue(duration.value);
+    navigate({ search: `?duration=${encodeURIComponent(duration.value)}` }, { replace: true, preventScrollReset: true });
+  }
+  return [current, select] as const;
+}
+
+/**
+ * `Select Duration`: native radio buttons (one tab stop, arrow keys move the selection), each labelled with the
+ * duration and its price. Without JavaScript they post back as a GET form with an `Update total` button.
+ */
+export function DurationPicker({ product, selected, onSelect }: { product: Product; selected: Duration; onSelect(duration: Duration): void }) {
+  const [interactive, setInteractive] = useState(false);
+  useEffect(() => setInteractive(true), []);
+  return (
+    <form
+      method="get"
+      onSubmit={(event) => {
+        // With JavaScript every change already applied; nothing to submit.
+        event.preventDefault();
+      }}
+    >
+      <fieldset>
+        <legend className="mb-3">
+          <h2 className="text-lg font-semibold text-white">Select Duration</h2>
+        </legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {product.durations.map((duration) => {
+            const checked = duration.value === selected.value;
+            return (
+              <label
+                key={duration.value}
+                className={`flex cursor-pointer items-center justify-between gap-3 rounded-xl border px-4 py-3 transition-colors ${
+                  checked ? "border-sky-400 bg-sky-400/10 text-white" : "border-white/15 bg-slate-900/60 text-slate-200 hover:border-white/30 hover:bg-white/5"
+                }`}
+              >
+                <span className="flex items-center gap-3">
+                  <input
+                    type="radio"
+                    name="duration"
+                    value={duration.value}
+                    checked={checked}
+                    onChange={() => onSelect(duration)}
+                    className="size-4 shrink-0 accent-sky-400"
+                  />
+                  <span className="font-medium">{duration.label}</span>
+                </span>
+                <span className="font-semibold tabular-nums">{formatUsd(computeTotal(product, duration))}</span>
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+      {interactive ? null : (
+        <button type="submit" className="mt-3 rounded-lg border border-white/15 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/10">
+          Update total
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,81 @@
+import type { Product } from "~/features/content/content";
+import { basePriceCents } from "./pricing";
+
+/** Catalogue filters as they live in the URL: `?q=studio&category=creator&min=5&max=50`. */
+export interface CatalogFilters {
+  q: string;
+  categories: string[];
+  /** Inclusive bounds on the base price in dollars; null when absent or not a usable number. */
+  min: number | null;
+  max: number | null;
+}
+
+export const EMPTY_FILTERS: CatalogFilters = { q: "", categories: [], min: null, max: null };
+
+const MAX_QUERY_LENGTH = 100;
+
+function parsePrice(raw: string | null): number | null {
+  const text = raw?.trim() ?? "";
+  if (text === "" || !/^\d+(\.\d+)?$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * Reads filters from a query string. `category` may repeat or hold a comma list; unknown categories
+ * (when `knownCategories` is given), empty and malformed prices are ignored rather than rejected.
+ */
+export function parseFilters(params: URLSearchParams, knownCategories?: readonly string[]): CatalogFilters {
+  const known = knownCategories ? new Set(knownCategories) : undefined;
+  const categories: string[] = [];
+  for (const raw of params.getAll("category")) {
+    for (const part of raw.split(",")) {
+      const value = part.trim().toLowerCase();
+      if (value && !categories.includes(value) && (!known || known.has(value))) categories.push(value);
+    }
+  }
+  return {
+    q: (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH),
+    categories,
+    min: parsePrice(params.get("min")),
+    max: parsePrice(params.get("max")),
+  };
+}
+
+/** The canonical query for a set of filters: empty values are left out, categories repeat. */
+export function serializeFilters(filters: CatalogFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.q) params.set("q", filters.q);
+  for (const category of filters.categories) params.append("category", category);
+  if (filters.min !== null) params.set("min", String(filters.min));
+  if (filters.max !== null) params.set("max", String(filters.max));
+  return params;
+}
+
+/** `?…` for a set of filters, or "" when nothing is filtered. */
+export function filtersToSearch(filters: CatalogFilters): string {
+  const query = serializeFilters(filters).toString();
+  return query ? `?${query}` : "";
+}
+
+export function hasActiveFilters(filters: CatalogFilters): boolean {
+  return filters.q !== "" || filters.categories.length > 0 || filters.min !== null || filters.max !== null;
+}
+
+/** Compares in whole cents so 14.99 matches a bound of 14.99 exactly. */
+function toCents(dollars: number): number {
+  return Math.round(dollars * 100);
+}
+
+export function matchesFilters(product: Product, filters: CatalogFilters): boolean {
+  if (filters.q && !product.name.toLowerCase().includes(filters.q.toLowerCase())) return false;
+  if (filters.categories.length > 0 && !filters.categories.includes(product.category)) return false;
+  const price = basePriceCents(product);
+  if (filters.min !== null && price < toCents(filters.min)) return false;
+  if (filters.max !== null && price > toCents(filters.max)) return false;
+  return true;
+}
+
+export function filterProducts(products: readonly Product[], filters: CatalogFilters): Product[] {
+  return products.filter((product) => matchesFilters(product, filters));
+}

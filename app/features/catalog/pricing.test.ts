@@ -1,0 +1,58 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadContent } from "~/features/content/content.server";
+import { basePriceCents, computeTotal, findDuration, formatCents, formatUsd, priceCents } from "./pricing";
+
+describe("priceCents", () => {
+  it("rounds half-up in exact decimal arithmetic (39.99 × 7.5 = 299.925 → 299.93)", () => {
+    expect(formatCents(priceCents(39.99, 7.5))).toBe("299.93");
+  });
+  it("shows Vault Lifetime as 29.99 and Sandbox 1 Week as 11.99", () => {
+    expect(formatCents(priceCents(14.99, 2.000667))).toBe("29.99");
+    expect(formatCents(priceCents(6.99, 1.7153))).toBe("11.99");
+  });
+  it("rounds a half cent up but a value just below it down", () => {
+    expect(priceCents(0.125, 1)).toBe(13);
+    expect(priceCents(0.1249, 1)).toBe(12);
+  });
+  it("multiplies by quantity before rounding", () => {
+    expect(priceCents(39.99, 7.5, 2)).toBe(59985);
+  });
+});
+
+// Expected prices worked out by hand: base × multiplier, rounded half-up to the cent.
+const expectedPrices: Record<string, Record<string, string>> = {
+  "Kestrel Vault": { "1-day": "14.99", lifetime: "29.99" }, // 14.99 × 2.000667 = 29.989998
+  "Kestrel Sandbox": { "3-days": "6.99", "1-week": "11.99", "1-month": "27.99", lifetime: "59.99" }, // 11.989947, 27.9899871, 59.98818
+  "Kestrel Capture": { "1-day": "4.99", "3-days": "9.99", "1-week": "19.99", "1-month": "44.99", lifetime: "99.99" }, // 9.98999996, 19.98994, 44.98984, 99.98962
+  "Kestrel Studio": { "1-week": "39.99", "1-month": "89.99", lifetime: "299.93" }, // 89.989497, 299.925
+  "Kestrel Capture Ultimate": { "1-day": "4.99", "3-days": "8.98", "1-week": "16.99", "1-month": "29.99", lifetime: "89.97" }, // 8.982, 16.99095, 29.9899, 89.9697
+  "Preset Packs": { standard: "0.25", custom: "0.50" },
+};
+
+describe("computeTotal for every duration of every demo product", () => {
+  const { products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
+
+  it("covers exactly the demo catalogue's products and durations", () => {
+    const actual = Object.fromEntries(products.map((p) => [p.name, p.durations.map((d) => d.value)]));
+    const expected = Object.fromEntries(Object.entries(expectedPrices).map(([name, prices]) => [name, Object.keys(prices)]));
+    expect(actual).toEqual(expected);
+  });
+
+  for (const [name, prices] of Object.entries(expectedPrices)) {
+    for (const [value, price] of Object.entries(prices)) {
+      it(`prices ${name} ${value} at $${price}`, () => {
+        const product = products.find((p) => p.name === name);
+        const duration = product && findDuration(product, value);
+        expect(duration, `${name} has a ${value} duration`).toBeDefined();
+        if (!product || !duration) return;
+        expect(formatCents(computeTotal(product, duration))).toBe(price);
+        expect(formatUsd(computeTotal(product, duration))).toBe(`$${price}`);
+      });
+    }
+  }
+
+  it("uses the first duration's multiplier of 1 as the base price", () => {
+    for (const product of products) expect(basePriceCents(product)).toBe(computeTotal(product, product.durations[0]!));
+  });
+});

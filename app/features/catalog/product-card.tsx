@@ -1,0 +1,60 @@
+import { buttonStyles } from "~/components/ui/button-styles";
+import type { Product } from "~/features/content/content";
+import { TransitionLink } from "~/features/layout/page-transition";
+import { productPath } from "./catalog";
+import { ProductBadges } from "./product-badges";
+import { ProductPrice } from "./product-price";
+
+/**
+ * A catalogue card. The name link is stretched over the whole card, so a click anywhere opens the product;
+ * the `Purchase` link sits above it and goes to the same page.
+ */
+export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
+  const href = productPath(product);
+  return (
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 shadow-lg shadow-black/20 transition hover:-translate-y-0.5 hover:border-sky-400/50 focus-within:border-sky-400/60">
+      <img
+        src={product.cardImage.src}
+        alt={product.cardImage.alt}
+        width={product.cardImage.width}
+        height={product.cardImage.height}
+        loading={eager ? "eager" : "lazy"}
+        decoding="async"
+        className="aspect-[8/5] h-auto w-full bg-slate-900 object-cover"
+      />
+      <div className="flex flex-1 flex-col gap-3 p-5">
+        <ProductBadges badges={product.badges} />
+        <h2 className="text-lg font-semibold text-white">
+          <TransitionLink to={href} className="rounded after:absolute after:inset-0 after:content-['']">
+            {product.name}
+          </TransitionLink>
+        </h2>
+        {product.features.length > 0 ? (
+          <ul className="space-y-1.5 text-sm text-slate-300">
+            {product.features.slice(0, 4).map((feature) => (
+              <li key={feature} className="flex gap-2">
+                <CheckIcon />
+                {feature}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="mt-auto flex flex-wrap items-end justify-between gap-3 pt-2">
+          <ProductPrice product={product} />
+          <TransitionLink to={href} className={`${buttonStyles.primary} relative z-10`}>
+            <span>Purchase</span>
+            <span className="sr-only"> {product.name}</span>
+          </TransitionLink>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function CheckIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0 text-sky-300" fill="currentColor">
+      <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+    </svg>
+  );
+}

@@ -1,0 +1,58 @@
+import { type KeyboardEvent, useRef, useState } from "react";
+import type { Image } from "~/features/content/content";
+
+/**
+ * The product's images: a large view and a row of thumbnail buttons (Enter/Space or a click shows one; the arrow
+ * keys move between thumbnails). The large image loads eagerly: it is the first thing on the page.
+ */
+export function ProductGallery({ images, productName }: { images: readonly Image[]; productName: string }) {
+  const [index, setIndex] = useState(0);
+  const thumbs = useRef<Array<HTMLButtonElement | null>>([]);
+  const current = images[index] ?? images[0]!;
+
+  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, at: number) {
+    const last = images.length - 1;
+    const next = event.key === "ArrowRight" ? (at === last ? 0 : at + 1) : event.key === "ArrowLeft" ? (at === 0 ? last : at - 1) : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    setIndex(next);
+    thumbs.current[next]?.focus();
+  }
+
+  return (
+    <section aria-label={`${productName} images`} className="space-y-3">
+      <div className="overflow-hidden rounded-2xl border border-white/10 bg-slate-900">
+        <img
+          key={current.src}
+          src={current.src}
+          alt={current.alt}
+          width={current.width}
+          height={current.height}
+          fetchPriority={index === 0 ? "high" : "auto"}
+          className="aspect-[8/5] h-auto w-full animate-page-in object-cover"
+        />
+      </div>
+      {images.length > 1 ? (
+        <ul className="flex gap-3 overflow-x-auto p-1">
+          {images.map((image, at) => (
+            <li key={image.src} className="shrink-0">
+              <button
+                ref={(el) => {
+                  thumbs.current[at] = el;
+                }}
+                type="button"
+                aria-label={`Show image ${at + 1} of ${images.length}: ${image.alt}`}
+                aria-pressed={at === index}
+                onClick={() => setIndex(at)}
+                onKeyDown={(e) => onKeyDown(e, at)}
+                className={`block overflow-hidden rounded-lg border-2 transition ${at === index ? "border-sky-400" : "border-transparent opacity-70 hover:opacity-100"}`}
+              >
+                <img src={image.src} alt="" width={128} height={80} loading="lazy" decoding="async" className="h-20 w-32 object-cover" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { Product } from "~/features/content/content";
+import { formatUsd, priceCents } from "./pricing";
+
+/** Base price with the original price struck through (announced as "was"). */
+export function ProductPrice({ product, size = "md" }: { product: Pick<Product, "price" | "originalPrice">; size?: "md" | "lg" }) {
+  const current = formatUsd(priceCents(product.price, 1));
+  const original = product.originalPrice && product.originalPrice > product.price ? formatUsd(priceCents(product.originalPrice, 1)) : null;
+  return (
+    <p className="flex items-baseline gap-2">
+      <span className={`font-bold text-white ${size === "lg" ? "text-3xl" : "text-xl"}`}>{current}</span>
+      {original ? (
+        <s className="text-sm text-slate-400">
+          <span className="sr-only">was </span>
+          {original}
+        </s>
+      ) : null}
+    </p>
+  );
+}

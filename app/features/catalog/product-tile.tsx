@@ -1,0 +1,28 @@
+import type { Product } from "~/features/content/content";
+import { TransitionLink } from "~/features/layout/page-transition";
+import { productPath } from "./catalog";
+import { formatUsd, priceCents } from "./pricing";
+
+/** A compact home-page link to a product: image, name, starting price. */
+export function ProductTile({ product }: { product: Product }) {
+  return (
+    <TransitionLink
+      to={productPath(product)}
+      className="group block h-full overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 transition hover:-translate-y-0.5 hover:border-sky-400/50"
+    >
+      <img
+        src={product.cardImage.src}
+        alt=""
+        width={product.cardImage.width}
+        height={product.cardImage.height}
+        loading="lazy"
+        decoding="async"
+        className="aspect-[8/5] h-auto w-full object-cover"
+      />
+      <span className="block p-4">
+        <span className="block font-semibold text-white">{product.name}</span>
+        <span className="mt-1 block text-sm text-slate-300">From {formatUsd(priceCents(product.price, 1))}</span>
+      </span>
+    </TransitionLink>
+  );
+}

@@ -1,0 +1,37 @@
+import { CHECKOUT_MESSAGES, checkoutResponseSchema, isSafeCheckoutUrl } from "./checkout";
+
+export const CHECKOUT_ENDPOINT = "/api/checkout";
+/** The widget on the product page solves the active provider's challenge (the demo shop's or the hosted shop's). */
+export const CHECKOUT_CHALLENGE_URL = "/api/checkout/challenge";
+/** The soft chime that reminds a buyer who has left the checkout open for a while. */
+export const CHECKOUT_REMINDER_SOUND = "/sounds/checkout-chime.wav";
+export const CHECKOUT_REMINDER_DELAY_MS = 13_000;
+
+export type CheckoutOutcome = { kind: "open"; url: string; orderId?: string } | { kind: "alert"; message: string };
+
+/** Asks our server for a checkout URL and turns every answer into "open this" or "tell the buyer this". */
+export async function requestCheckout(
+  input: { productId: number; variantId: number; quantity?: number; altcha: string },
+  fetchImpl: typeof fetch = fetch,
+): Promise<CheckoutOutcome> {
+  try {
+    const response = await fetchImpl(CHECKOUT_ENDPOINT, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ productId: input.productId, variantId: input.variantId, quantity: input.quantity ?? 1, altcha: input.altcha }),
+    });
+    let data: unknown;
+    try {
+      data = await response.json();
+    } catch {
+      return { kind: "alert", message: CHECKOUT_MESSAGES.fallback };
+    }
+    const parsed = checkoutResponseSchema.safeParse(data);
+    if (!parsed.success) return { kind: "alert", message: CHECKOUT_MESSAGES.fallback };
+    if (parsed.data.error) return { kind: "alert", message: parsed.data.error };
+    if (!parsed.data.url || !isSafeCheckoutUrl(parsed.data.url)) return { kind: "alert", message: CHECKOUT_MESSAGES.noUrl };
+    return { kind: "open", url: parsed.data.url, orderId: parsed.data.orderId };
+  } catch (error) {
+    return { kind: "alert", message: error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.fallback };
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { computeTotal } from "~/features/catalog/pricing";
+import type { Duration, Product } from "~/features/content/content";
+
+export const MAX_QUANTITY = 100;
+
+/** What the browser sends to POST /api/checkout; prices are never part of it. */
+export const checkoutRequestSchema = z.object({
+  productId: z.coerce.number({ message: "productId must be a number" }).int().positive({ message: "productId must be a positive integer" }),
+  variantId: z.coerce.number({ message: "variantId must be a number" }).int().positive({ message: "variantId must be a positive integer" }),
+  quantity: z
+    .number({ message: "quantity must be a number" })
+    .int({ message: "quantity must be a whole number" })
+    .min(1, { message: "quantity must be between 1 and 100" })
+    .max(MAX_QUANTITY, { message: "quantity must be between 1 and 100" })
+    .default(1),
+  altcha: z.string({ message: "Captcha not ready. Please try again in a moment." }).min(1, { message: "Captcha not ready. Please try again in a moment." }).max(4096),
+});
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+
+/** One line of a checkout, resolved against our catalogue (our type; providers map it to their wire format). */
+export interface CheckoutCart {
+  productId: number;
+  productName: string;
+  variantId: number;
+  durationLabel: string;
+  quantity: number;
+  /** Server-computed total for the line, in cents. */
+  amountCents: number;
+}
+
+/** `rejected`: the buyer's input was refused (bad captcha, cart the shop does not accept), not a shop failure. */
+export type CheckoutResult = { url: string; invoiceId?: string } | { error: string; rejected?: boolean };
+
+export type CartResolution = { cart: CheckoutCart; product: Product; duration: Duration } | { error: string };
+
+/** Checks the request against the catalogue and prices it with computeTotal. */
+export function resolveCart(products: readonly Product[], request: CheckoutRequest): CartResolution {
+  const product = products.find((p) => p.id === request.productId);
+  if (!product) return { error: "Unknown product" };
+  const duration = product.durations.find((d) => d.variantId !== null && d.variantId === request.variantId);
+  if (!duration || duration.variantId === null) return { error: "Unknown duration for this product" };
+  return {
+    product,
+    duration,
+    cart: {
+      productId: product.id,
+      productName: product.name,
+      variantId: duration.variantId,
+      durationLabel: duration.label,
+      quantity: request.quantity,
+      amountCents: computeTotal(product, duration, request.quantity),
+    },
+  };
+}
+
+/** Texts the buyer sees in an alert (issue 3: exact wording). */
+export const CHECKOUT_MESSAGES = {
+  captchaNotReady: "Captcha not ready. Please try again in a moment.",
+  noUrl: "No checkout URL returned. Please try again.",
+  fallback: "An error occurred during checkout",
+  captchaRejected: "Captcha verification failed. Please try again.",
+} as const;
+
+/** The answer of POST /api/checkout as the browser reads it. */
+export const checkoutResponseSchema = z.object({
+  url: z.string().optional(),
+  orderId: z.string().optional(),
+  error: z.string().optional(),
+});
+
+/** A checkout URL is only followed when it is our own path or an http(s) URL (never javascript: or data:). */
+export function isSafeCheckoutUrl(url: string): boolean {
+  if (url.startsWith("/") && !url.startsWith("//")) return true;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,63 @@
+import type { DemoCheckoutView } from "./demo-checkout.server";
+
+/** The built-in demo shop's invoice page (shown inside the checkout modal, or in its own tab). */
+export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
+  const payable = view.status === "pending";
+  return (
+    <div className="mx-auto max-w-md px-4 py-8">
+      <p className="text-sm font-semibold tracking-wide text-sky-300 uppercase">Demo checkout</p>
+      <h1 className="mt-1 text-2xl font-bold text-slate-100">Complete your purchase</h1>
+      <p className="mt-2 text-sm text-slate-300">This is the built-in demo shop: no payment is taken and no card is needed.</p>
+      <dl className="mt-6 divide-y divide-slate-800 rounded-xl border border-slate-800 bg-slate-900/60">
+        <div className="flex justify-between gap-4 px-4 py-3">
+          <dt className="text-slate-300">Item</dt>
+          <dd className="text-right font-medium text-slate-100">{view.productName}</dd>
+        </div>
+        <div className="flex justify-between gap-4 px-4 py-3">
+          <dt className="text-slate-300">Duration</dt>
+          <dd className="text-right font-medium text-slate-100">{view.durationLabel}</dd>
+        </div>
+        {view.quantity > 1 ? (
+          <div className="flex justify-between gap-4 px-4 py-3">
+            <dt className="text-slate-300">Quantity</dt>
+            <dd className="text-right font-medium text-slate-100">{view.quantity}</dd>
+          </div>
+        ) : null}
+        <div className="flex justify-between gap-4 px-4 py-3">
+          <dt className="text-slate-300">Total</dt>
+          <dd className="text-right text-lg font-bold text-slate-100">{view.total}</dd>
+        </div>
+      </dl>
+      {payable ? (
+        // target="_top": after paying, the whole window (not just the checkout frame) goes to the success page.
+        <form method="post" target="_top" className="mt-6 flex gap-3">
+          <button
+            type="submit"
+            className="flex-1 rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+          >
+            Pay
+          </button>
+          <button
+            type="submit"
+            formMethod="get"
+            formAction={`/product/${view.productId}`}
+            className="rounded-lg border border-slate-600 px-5 py-3 font-semibold text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+          >
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <div className="mt-6">
+          <p className="text-slate-300">This invoice is {view.status}.</p>
+          <a
+            href={`/purchase/success?order_id=${encodeURIComponent(view.orderId)}&product_id=${view.productId}`}
+            target="_top"
+            className="mt-3 inline-block font-semibold text-sky-300 underline hover:text-sky-200"
+          >
+            View your order
+          </a>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { Link } from "react-router";
+import type { DocEntry, DocsFile } from "~/features/content/content";
+import { type DocsView, docEntryAnchor } from "./docs";
+
+const TYPE_STYLES: Record<DocEntry["type"], string> = {
+  error: "bg-rose-500/15 text-rose-200 ring-rose-400/40",
+  warning: "bg-amber-500/15 text-amber-200 ring-amber-400/40",
+  info: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
+};
+
+/** Product choice is a list of plain links (`/docs?product=capture`), so it works without JavaScript. */
+export function DocsProductSelector({ view }: { view: DocsView }) {
+  return (
+    <nav aria-label="Choose a product">
+      <ul className="flex flex-wrap justify-center gap-2">
+        {view.options.map((option) => {
+          const current = option.slug === view.selected.slug;
+          return (
+            <li key={option.slug}>
+              <Link
+                to={`/docs?product=${option.slug}`}
+                preventScrollReset
+                aria-current={current ? "page" : undefined}
+                className={`block rounded-full px-4 py-2 text-sm font-medium ring-1 transition-colors ${current ? "bg-sky-500 text-slate-950 ring-sky-400" : "bg-white/5 text-slate-200 ring-white/10 hover:bg-white/10"}`}
+              >
+                {option.name}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+export function DocEntryCard({ entry }: { entry: DocEntry }) {
+  return (
+    <article id={docEntryAnchor(entry.title)} className="scroll-mt-24 rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <h3 className="text-lg font-semibold text-white">{entry.title}</h3>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${TYPE_STYLES[entry.type]}`}>{entry.type}</span>
+      </div>
+      <p className="mt-3 text-slate-300">{entry.description}</p>
+      <h4 className="mt-4 text-sm font-semibold text-sky-200">Solution</h4>
+      <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-300 marker:text-sky-300">
+        {entry.solution.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+    </article>
+  );
+}
+
+export function DocsResources({ resources }: { resources: DocsFile["resources"] }) {
+  if (resources.length === 0) return null;
+  return (
+    <section aria-labelledby="docs-resources" className="mt-12">
+      <h2 id="docs-resources" className="text-xl font-semibold text-white">
+        Additional resources
+      </h2>
+      <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        {resources.map((resource) => {
+          const external = resource.href.startsWith("https://");
+          const className = "flex h-full flex-col rounded-xl border border-white/10 bg-white/5 px-4 py-3 hover:border-sky-400/60 hover:bg-white/10";
+          const body = (
+            <>
+              <span className="font-semibold text-white">
+                {resource.label}
+                {external ? <span className="sr-only"> (opens in a new tab)</span> : null}
+              </span>
+              <span className="text-sm text-slate-300">{resource.description}</span>
+            </>
+          );
+          return (
+            <li key={resource.href}>
+              {external ? (
+                <a href={resource.href} target="_blank" rel="noopener noreferrer" className={className}>
+                  {body}
+                </a>
+              ) : (
+                <Link to={resource.href} className={className}>
+                  {body}
+                </Link>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export function DocsPage({ intro, view, resources }: { intro: string; view: DocsView; resources: DocsFile["resources"] }) {
+  return (
+    <>
+      <DocsProductSelector view={view} />
+      <section aria-labelledby="docs-entries" className="mt-10">
+        <h2 id="docs-entries" className="text-2xl font-semibold text-white">
+          {view.selected.name} troubleshooting
+        </h2>
+        <p className="mt-1 text-sm text-slate-300">
+          {view.entries.length} {view.entries.length === 1 ? "article" : "articles"}. {intro}
+        </p>
+        {view.entries.length > 1 ? (
+          <nav aria-label="On this page" className="mt-4">
+            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+              {view.entries.map((entry) => (
+                <li key={entry.title}>
+                  <a href={`#${docEntryAnchor(entry.title)}`} className="rounded text-sky-300 underline-offset-2 hover:underline">
+                    {entry.title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <ul className="mt-6 space-y-4">
+          {view.entries.map((entry) => (
+            <li key={entry.title}>
+              <DocEntryCard entry={entry} />
+            </li>
+          ))}
+        </ul>
+      </section>
+      <DocsResources resources={resources} />
+    </>
+  );
+}

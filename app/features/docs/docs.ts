@@ -1,0 +1,33 @@
+import type { DocEntry, DocsFile, Product } from "~/features/content/content";
+
+export interface DocsProductOption {
+  slug: string;
+  name: string;
+  entryCount: number;
+}
+
+export interface DocsView {
+  options: DocsProductOption[];
+  selected: DocsProductOption;
+  entries: DocEntry[];
+}
+
+/** Resolves `?product=<slug>`; a missing or unknown slug shows the first product's docs. */
+export function selectDocs(docs: DocsFile, products: ReadonlyArray<Pick<Product, "slug" | "name">>, requested: string | null): DocsView {
+  const names = new Map(products.map((p) => [p.slug, p.name]));
+  const options = docs.products.map((d) => ({ slug: d.product, name: names.get(d.product) ?? d.product, entryCount: d.entries.length }));
+  const index = Math.max(
+    0,
+    docs.products.findIndex((d) => d.product === requested),
+  );
+  const selectedDocs = docs.products[index]!;
+  return { options, selected: options[index]!, entries: selectedDocs.entries };
+}
+
+/** Anchor id for an entry (`App Crashing` → `app-crashing`), so `/docs?product=vault#app-crashing` links to it. */
+export function docEntryAnchor(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}

@@ -1,0 +1,75 @@
+import { buttonStyles } from "~/components/ui/button-styles";
+import type { Download } from "~/features/content/content";
+
+/** Installers are delivered with the licence after purchase; this page only describes releases. */
+export const DOWNLOAD_NOTICE = "Download would start here. Please purchase the product first.";
+
+const STATUS_STYLES: Record<Download["status"], string> = {
+  stable: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40",
+  beta: "bg-amber-500/15 text-amber-200 ring-amber-400/40",
+  new: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
+};
+
+function formatDate(isoDate: string): string {
+  // Fixed locale and UTC so server and browser render the same text.
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+export function DownloadCard({ download }: { download: Download }) {
+  const headingId = `download-${download.id}`;
+  return (
+    <article aria-labelledby={headingId} className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="text-lg font-semibold text-white">
+            {download.name}
+          </h2>
+          <p className="mt-0.5 text-sm text-slate-300">
+            Version {download.version} · {download.size} · <time dateTime={download.date}>{formatDate(download.date)}</time>
+          </p>
+        </div>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${STATUS_STYLES[download.status]}`}>{download.status}</span>
+      </div>
+      <p className="mt-3 text-slate-300">{download.description}</p>
+      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+        <div>
+          <h3 className="text-sm font-semibold text-sky-200">Requirements</h3>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm text-slate-300">
+            {download.requirements.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h3 className="text-sm font-semibold text-sky-200">What's new</h3>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm text-slate-300">
+            {download.changelog.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      <div className="mt-auto pt-5">
+        <button type="button" className={`${buttonStyles.primary} w-full sm:w-auto`} aria-label={`Download ${download.name} ${download.version}`} onClick={() => window.alert(DOWNLOAD_NOTICE)}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+            <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.61L6.3 8.24a.75.75 0 1 0-1.1 1.02l4.25 4.5a.75.75 0 0 0 1.1 0l4.25-4.5a.75.75 0 1 0-1.1-1.02l-2.95 3.12V2.75Z" />
+            <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
+          </svg>
+          Download
+        </button>
+      </div>
+    </article>
+  );
+}
+
+export function DownloadList({ downloads }: { downloads: Download[] }) {
+  return (
+    <ul className="grid gap-5 md:grid-cols-2">
+      {downloads.map((download) => (
+        <li key={download.id}>
+          <DownloadCard download={download} />
+        </li>
+      ))}
+    </ul>
+  );
+}

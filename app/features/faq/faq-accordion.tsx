@@ -1,0 +1,41 @@
+import { useEffect } from "react";
+import type { FaqItem } from "~/features/content/content";
+
+/**
+ * One question open at a time without JavaScript: `<details name>` makes the group exclusive natively,
+ * and `<summary>` is focusable and toggles with Enter/Space.
+ */
+export function FaqAccordion({ items, group = "faq" }: { items: FaqItem[]; group?: string }) {
+  useOpenItemFromHash();
+  return (
+    <div className="divide-y divide-white/10 overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60">
+      {items.map((item) => (
+        <details key={item.id} id={item.id} name={group} className="group scroll-mt-24">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-left font-medium text-white hover:bg-white/5 [&::-webkit-details-marker]:hidden">
+            <span>{item.question}</span>
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 shrink-0 text-sky-300 transition-transform group-open:rotate-180" fill="currentColor">
+              <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06Z" />
+            </svg>
+          </summary>
+          <div className="px-5 pb-5 text-slate-300">
+            <p>{item.answer}</p>
+          </div>
+        </details>
+      ))}
+    </div>
+  );
+}
+
+/** `/faq#refunds` opens that question. */
+function useOpenItemFromHash() {
+  useEffect(() => {
+    const openFromHash = () => {
+      const id = decodeURIComponent(window.location.hash.slice(1));
+      const target = id ? document.getElementById(id) : null;
+      if (target instanceof HTMLDetailsElement) target.open = true;
+    };
+    openFromHash();
+    window.addEventListener("hashchange", openFromHash);
+    return () => window.removeEventListener("hashchange", openFromHash);
+  }, []);
+}

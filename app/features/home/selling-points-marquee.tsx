@@ -1,0 +1,52 @@
+import { useState } from "react";
+import type { Site } from "~/features/content/content";
+
+function PointList({ points, hidden }: { points: Site["sellingPoints"]; hidden?: boolean }) {
+  return (
+    <ul aria-hidden={hidden || undefined} className={`flex shrink-0 ${hidden ? "motion-reduce:hidden" : "motion-reduce:flex-wrap motion-reduce:justify-center"}`}>
+      {points.map((point) => (
+        <li key={point.title} className="pr-4">
+          <div className="h-full w-64 rounded-xl border border-white/10 bg-slate-900/70 px-5 py-4">
+            <p className="font-semibold text-white">{point.title}</p>
+            <p className="mt-1 text-sm text-slate-300">{point.description}</p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The selling points scrolling past over 25 s. The list is drawn twice for a seamless loop (the copy is hidden from
+ * screen readers); it pauses on hover, on focus and with the pause button, and stands still for reduced motion.
+ */
+export function SellingPointsMarquee({ points }: { points: Site["sellingPoints"] }) {
+  const [paused, setPaused] = useState(false);
+  return (
+    <section aria-labelledby="selling-points-heading" className="group/marquee relative">
+      <div className="mx-auto mb-4 flex max-w-6xl items-center justify-between gap-4 px-4">
+        <h2 id="selling-points-heading" className="text-sm font-semibold tracking-widest text-sky-300 uppercase">
+          Why Kestrel
+        </h2>
+        <button
+          type="button"
+          aria-pressed={paused}
+          onClick={() => setPaused((p) => !p)}
+          className="rounded-md border border-white/15 px-3 py-1 text-xs text-slate-200 hover:bg-white/10 motion-reduce:hidden"
+        >
+          {paused ? "Play animation" : "Pause animation"}
+        </button>
+      </div>
+      <div className="overflow-hidden mask-x-from-90% motion-reduce:overflow-visible">
+        <div
+          className={`flex w-max animate-marquee group-focus-within/marquee:[animation-play-state:paused] group-hover/marquee:[animation-play-state:paused] motion-reduce:w-full motion-reduce:animate-none ${
+            paused ? "[animation-play-state:paused]" : ""
+          }`}
+        >
+          <PointList points={points} />
+          <PointList points={points} hidden />
+        </div>
+      </div>
+    </section>
+  );
+}

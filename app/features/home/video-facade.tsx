@@ -1,0 +1,39 @@
+import { useState } from "react";
+import type { Site } from "~/features/content/content";
+
+export function youtubeEmbedUrl(videoId: string): string {
+  return `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}?autoplay=1`;
+}
+
+/**
+ * A poster with a play button; the YouTube player (and its requests to a third party) loads only after a click.
+ */
+export function VideoFacade({ video }: { video: Site["video"] }) {
+  const [playing, setPlaying] = useState(false);
+  const { poster } = video;
+  return (
+    <div className="relative aspect-video overflow-hidden rounded-2xl border border-white/10 bg-slate-900 shadow-2xl shadow-sky-950/40">
+      {playing ? (
+        <iframe
+          src={youtubeEmbedUrl(video.id)}
+          title={video.title}
+          allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
+          allowFullScreen
+          referrerPolicy="strict-origin-when-cross-origin"
+          className="absolute inset-0 size-full border-0"
+        />
+      ) : (
+        <button type="button" onClick={() => setPlaying(true)} className="group absolute inset-0 size-full cursor-pointer" aria-label={`Play video: ${video.title}`}>
+          <img src={poster.src} alt="" width={poster.width} height={poster.height} fetchPriority="high" className="size-full object-cover" />
+          <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-slate-950/20 transition group-hover:bg-slate-950/5">
+            <span className="flex size-16 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/40 transition group-hover:scale-110 sm:size-20">
+              <svg aria-hidden="true" viewBox="0 0 24 24" fill="currentColor" className="ml-1 size-8 sm:size-10">
+                <path d="M8 5.1v13.8a1 1 0 0 0 1.5.9l10.8-6.9a1 1 0 0 0 0-1.7L9.5 4.2A1 1 0 0 0 8 5.1Z" />
+              </svg>
+            </span>
+          </span>
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Site } from "~/features/content/content";
+
+/** What every page's chrome needs, sent once from the root loader. */
+export interface LayoutData {
+  brand: string;
+  badge: string;
+  nav: Site["nav"];
+  community: Site["community"];
+  categories: Site["categories"];
+  legal: Array<{ slug: string; title: string }>;
+  year: number;
+  publicUrl: string;
+  description: string;
+}
+
+export function toLayoutData(site: Site, publicUrl: string, now = new Date()): LayoutData {
+  return {
+    brand: site.brand,
+    badge: site.badge,
+    nav: site.nav,
+    community: site.community,
+    categories: site.categories,
+    legal: site.legal.map(({ slug, title }) => ({ slug, title })),
+    year: now.getFullYear(),
+    publicUrl: publicUrl.replace(/\/$/, ""),
+    description: site.description,
+  };
+}

@@ -1,0 +1,70 @@
+import { computeTotal, formatCents } from "~/features/catalog/pricing";
+import type { FaqItem, Product } from "~/features/content/content";
+
+/** schema.org objects for search engines (JSON-LD). Pure: routes pass content and the absolute site URL. */
+export type JsonLdObject = Record<string, unknown> & { "@type": string };
+
+export function organizationJsonLd({ name, publicUrl, description, sameAs = [] }: { name: string; publicUrl: string; description: string; sameAs?: string[] }): JsonLdObject {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Organization",
+    "@id": `${publicUrl}/#organization`,
+    name,
+    url: `${publicUrl}/`,
+    logo: `${publicUrl}/favicon.svg`,
+    description,
+    ...(sameAs.length ? { sameAs } : {}),
+  };
+}
+
+/** One Offer per duration, priced exactly as the product page and checkout price it. */
+export function productJsonLd(product: Product, publicUrl: string, sellerName: string): JsonLdObject {
+  const url = `${publicUrl}/product/${product.id}`;
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    "@id": `${url}#product`,
+    name: product.name,
+    description: product.description,
+    sku: String(product.id),
+    category: product.category,
+    image: product.images.map((image) => absoluteUrl(image.src, publicUrl)),
+    url,
+    brand: { "@type": "Brand", name: sellerName },
+    offers: product.durations.map((duration) => ({
+      "@type": "Offer",
+      name: duration.label,
+      price: formatCents(computeTotal(product, duration)),
+      priceCurrency: "USD",
+      // A duration without a shop variant cannot be bought online.
+      availability: duration.variantId === null ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
+      url: `${url}?duration=${encodeURIComponent(duration.value)}`,
+      seller: { "@id": `${publicUrl}/#organization` },
+    })),
+  };
+}
+
+export function breadcrumbJsonLd(trail: Array<{ name: string; path: string }>, publicUrl: string): JsonLdObject {
+  return {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: trail.map((crumb, index) => ({ "@type": "ListItem", position: index + 1, name: crumb.name, item: absoluteUrl(crumb.path, publicUrl) })),
+  };
+}
+
+export function faqPageJsonLd(items: FaqItem[]): JsonLdObject {
+  return {
+    "@context": "https://schema.org",
+    "@type": "FAQPage",
+    mainEntity: items.map((item) => ({ "@type": "Question", name: item.question, acceptedAnswer: { "@type": "Answer", text: item.answer } })),
+  };
+}
+
+/** JSON for inside a <script> element: `<` is escaped so no text can close the element early. */
+export function serializeJsonLd(data: JsonLdObject | JsonLdObject[]): string {
+  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+function absoluteUrl(pathOrUrl: string, publicUrl: string): string {
+  return /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${publicUrl}${pathOrUrl.startsWith("/") ? "" : "/"}${pathOrUrl}`;
+}

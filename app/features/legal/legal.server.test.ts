@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { LEGAL_SLUGS } from "~/features/content/content";
+import { getLegalPage, isLegalSlug } from "./legal.server";
+
+describe("legal pages", () => {
+  it.each(LEGAL_SLUGS)("renders %s from Markdown to HTML with its title and date", (slug) => {
+    const page = getLegalPage(slug);
+    expect(page).toBeDefined();
+    expect(page?.lastUpdated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(page?.html).toContain("<h2>");
+    expect(page?.html).toContain("Kestrel Software");
+    // No Markdown syntax survives rendering.
+    expect(page?.html).not.toMatch(/^#{1,6} |\*\*/m);
+  });
+
+  it("renders the refund policy's rules", () => {
+    const html = getLegalPage("refund")?.html ?? "";
+    expect(html).toContain("<strong>within 24 hours of your purchase</strong>");
+    expect(html).toContain("<strong>7–10 business days</strong>");
+    expect(html).toContain('<a href="/terms">Terms of Service</a>');
+  });
+
+  it("knows only the four legal slugs", () => {
+    expect(LEGAL_SLUGS.map(isLegalSlug)).toEqual([true, true, true, true]);
+    expect(isLegalSlug("refund.data")).toBe(false);
+    expect(isLegalSlug("cookies")).toBe(false);
+  });
+});

@@ -1,0 +1,127 @@
+import { Link } from "react-router";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { openSupportChat } from "~/features/support-chat/open-support-chat";
+import { useOrderVerification, type Verification } from "./use-order-verification";
+
+export interface PurchaseSuccessProps {
+  orderId: string | null;
+  productName: string | null;
+}
+
+export function VerifyingPurchase() {
+  return (
+    <div role="status" className="flex flex-col items-center gap-4 py-10">
+      <span aria-hidden="true" className="size-10 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400" />
+      <p className="text-slate-200">Verifying your purchase...</p>
+    </div>
+  );
+}
+
+export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps) {
+  return (
+    <div className="flex flex-col items-center text-center">
+      <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-emerald-500/15 text-emerald-300 ring-1 ring-emerald-400/40">
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-8" fill="currentColor">
+          <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+        </svg>
+      </span>
+      <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">Thank you for your purchase!</h1>
+      <p className="mt-3 max-w-lg text-slate-300">
+        {productName ? `Your ${productName} licence` : "Your licence"} is on its way: the key and download instructions are on the checkout receipt and in your email.
+      </p>
+      <dl className="mt-8 grid w-full max-w-md gap-3 rounded-2xl border border-white/10 bg-slate-900/60 p-5 text-left text-sm">
+        {orderId ? (
+          <div className="flex justify-between gap-4">
+            <dt className="text-slate-300">Order number</dt>
+            <dd className="break-all font-mono text-white">{orderId}</dd>
+          </div>
+        ) : null}
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-300">Status</dt>
+          <dd className="font-semibold text-emerald-300">Completed</dd>
+        </div>
+      </dl>
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+        <Link to="/products" className={buttonStyles.secondary}>
+          Continue Shopping
+        </Link>
+        <Link to="/downloads" className={buttonStyles.primary}>
+          Go to Downloads
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+const NOT_COMPLETED_COPY: Record<"pending" | "not-found" | "failed" | "unverified", { title: string; body: string }> = {
+  pending: {
+    title: "Pending",
+    body: "We have not received the payment confirmation from the shop yet. It usually arrives within a few minutes; this page keeps checking. If it does not, contact support with your order number.",
+  },
+  "not-found": {
+    title: "Order not found",
+    body: "We could not find this order. If you have paid, contact support with the receipt from the checkout.",
+  },
+  failed: {
+    title: "Payment not completed",
+    body: "The shop reports that this payment was not completed. No licence was issued. Contact support if you were charged.",
+  },
+  unverified: {
+    title: "We could not verify your order",
+    body: "Checking your order failed. Please contact support with your order number.",
+  },
+};
+
+/** Every outcome other than completed: what happened, the order number, and a way to reach support. */
+export function PurchaseNotCompleted({ state, orderId }: { state: keyof typeof NOT_COMPLETED_COPY; orderId: string | null }) {
+  const copy = NOT_COMPLETED_COPY[state];
+  return (
+    <div className="flex flex-col items-center text-center">
+      <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40">
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-8" fill="currentColor">
+          <path d="M10 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm0 3a1 1 0 0 0-1 1v4.5a1 1 0 0 0 2 0V6a1 1 0 0 0-1-1Zm0 9.5a1.25 1.25 0 1 0 0-2.5 1.25 1.25 0 0 0 0 2.5Z" />
+        </svg>
+      </span>
+      <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">{copy.title}</h1>
+      <p className="mt-3 max-w-lg text-slate-300">{copy.body}</p>
+      {orderId ? (
+        <p className="mt-6 text-sm text-slate-300">
+          Order number <span className="break-all font-mono text-white">{orderId}</span>
+        </p>
+      ) : null}
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+        <button type="button" onClick={openSupportChat} className={buttonStyles.primary}>
+          Contact Support
+        </button>
+        <Link to="/products" className={buttonStyles.secondary}>
+          Continue Shopping
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function VerificationView({ verification, props }: { verification: Verification; props: PurchaseSuccessProps }) {
+  switch (verification.state) {
+    case "verifying":
+      return (
+        <>
+          <h1 className="sr-only">Verifying your purchase</h1>
+          <VerifyingPurchase />
+        </>
+      );
+    case "completed":
+      return <PurchaseCompleted {...props} />;
+    default:
+      return <PurchaseNotCompleted state={verification.state} orderId={props.orderId} />;
+  }
+}
+
+export function PurchaseSuccess(props: PurchaseSuccessProps) {
+  const verification = useOrderVerification(props.orderId);
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-16 sm:py-24" aria-busy={verification.state === "verifying"}>
+      <VerificationView verification={verification} props={props} />
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { Database } from "../../../db/schema";
+import { classifyInvoiceEvent, type InvoiceOutcome, nextOrderStatus } from "./orders";
+import { findOrderByInvoice } from "./orders.server";
+
+/** Notifications older (or further in the future) than this are refused as replays. */
+export const MAX_NOTIFICATION_AGE_MS = 5 * 60 * 1000;
+
+/** The shop's notification body (SellAuth wire format); only these fields are read. */
+export const shopNotificationSchema = z.object({
+  event: z.string().min(1).max(200),
+  data: z.object({ invoice_id: z.union([z.string().min(1).max(200), z.number().int().nonnegative()]).transform(String) }).loose(),
+  shop_id: z.union([z.string(), z.number()]).transform(String).optional(),
+});
+
+export function signShopNotification(rawBody: string | Buffer, secret: string): string {
+  return crypto.createHmac("sha256", secret).update(rawBody).digest("hex");
+}
+
+/** X-Signature must be the hex HMAC-SHA256 of the exact body bytes; compared in constant time. */
+export function verifyShopSignature(rawBody: Buffer, signature: string | undefined, secret: string): boolean {
+  if (!signature || !/^[0-9a-fA-F]{64}$/.test(signature.trim())) return false;
+  const expected = Buffer.from(signShopNotification(rawBody, secret), "hex");
+  const given = Buffer.from(signature.trim(), "hex");
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** X-Timestamp in Unix seconds (or milliseconds), within five minutes of now either way. */
+export function isFreshTimestamp(header: string | undefined, now: Date): boolean {
+  if (!header || !/^\d{1,16}$/.test(header.trim())) return false;
+  const value = Number(header.trim());
+  const ms = value > 1e12 ? value : value * 1000;
+  return Math.abs(now.getTime() - ms) <= MAX_NOTIFICATION_AGE_MS;
+}
+
+/** What the shop's invoice API says about an invoice (our type), or why it could not be asked. */
+export type InvoiceLookup = { outcome: InvoiceOutcome } | { error: string };
+
+export interface NotificationContext {
+  db: Kysely<Database>;
+  secret: string;
+  /** The provider whose invoices these are (orders.provider). */
+  provider: string;
+  shopId: string;
+  /** With an API key the shop is asked for the invoice's real state instead of trusting the event name. */
+  lookupInvoice?: (invoiceId: string) => Promise<InvoiceLookup>;
+  now?: () => Date;
+}
+
+export interface NotificationHeaders {
+  signature?: string;
+  timestamp?: string;
+  idempotencyKey?: string;
+}
+
+export type NotificationOutcome = "completed" | "refunded" | "failed" | "unchanged" | "ignored" | "unknown_invoice" | "wrong_shop";
+
+export interface NotificationReply {
+  status: number;
+  body: { ok: true; outcome: NotificationOutcome; duplicate?: boolean } | { error: string };
+}
+
+/** The one path every shop notification takes: the HTTP endpoint and the demo checkout's Pay button both call it. */
+export async function receiveShopNotification(ctx: NotificationContext, rawBody: Buffer | undefined, headers: NotificationHeaders): Promise<NotificationReply> {
+  const now = ctx.now?.() ?? new Date();
+  if (!rawBody || rawBody.length === 0) return { status: 400, body: { error: "Expected a JSON body" } };
+  if (!isFreshTimestamp(headers.timestamp, now)) return { status: 401, body: { error: "Missing or stale X-Timestamp" } };
+  if (!verifyShopSignature(rawBody, headers.signature, ctx.secret)) return { status: 401, body: { error: "Invalid signature" } };
+
+  let parsed: z.infer<typeof shopNotificationSchema>;
+  try {
+    const result = shopNotificationSchema.safeParse(JSON.parse(rawBody.toString("utf8")));
+    if (!result.success) return { status: 400, body: { error: "Expected {event, data: {invoice_id}}" } };
+    parsed = result.data;
+  } catch {
+    return { status: 400, body: { error: "Malformed JSON body" } };
+  }
+
+  const givenKey = headers.idempotencyKey?.trim();
+  if (givenKey !== undefined && (givenKey.length === 0 || givenKey.length > 200)) return { status: 400, body: { error: "Invalid Idempotency-Key" } };
+  // Without a key, the body itself identifies the delivery (retries resend the same bytes).
+  const key = givenKey ?? `sha256:${crypto.createHash("sha256").update(rawBody).digest("hex")}`;
+
+  const seen = await ctx.db.selectFrom("shop_notifications").select("outcome").where("idempotency_key", "=", key).executeTakeFirst();
+  if (seen) return { status: 200, body: { ok: true, outcome: seen.outcome as NotificationOutcome, duplicate: true } };
+
+  const invoiceId = parsed.data.invoice_id;
+  const order = await findOrderByInvoice(ctx.db, ctx.provider, invoiceId);
+  let outcome: NotificationOutcome;
+  let nextStatus: ReturnType<typeof nextOrderStatus>;
+  if (parsed.shop_id !== undefined && parsed.shop_id !== ctx.shopId) {
+    outcome = "wrong_shop";
+  } else if (!order) {
+    outcome = "unknown_invoice";
+  } else {
+    const claimed = classifyInvoiceEvent(parsed.event);
+    if (claimed === "other") {
+      outcome = "ignored";
+    } else {
+      let actual: InvoiceOutcome = claimed;
+      if (ctx.lookupInvoice) {
+        const lookup = await ctx.lookupInvoice(invoiceId);
+        // The shop retries failed deliveries, so an unanswered lookup is a 502, not a guess.
+        if ("error" in lookup) return { status: 502, body: { error: lookup.error } };
+        actual = lookup.outcome;
+      }
+      nextStatus = actual === "other" ? undefined : nextOrderStatus(order.status, actual);
+      outcome = nextStatus === undefined || nextStatus === "pending" ? "unchanged" : nextStatus;
+    }
+  }
+
+  const recorded = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto("shop_notifications")
+      .values({ idempotency_key: key, invoice_id: invoiceId, event: parsed.event, received_at: now.toISOString(), outcome, order_id: order?.id ?? null })
+      .onConflict((oc) => oc.column("idempotency_key").doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
+    if (order && nextStatus) {
+      await trx
+        .updateTable("orders")
+        .set({ status: nextStatus, raw_event_id: key, ...(nextStatus === "completed" ? { completed_at: now.toISOString() } : {}) })
+        .where("id", "=", order.id)
+        .where("status", "=", order.status)
+        .execute();
+    }
+    return true;
+  });
+  if (!recorded) return { status: 200, body: { ok: true, outcome, duplicate: true } };
+  return { status: 200, body: { ok: true, outcome } };
+}

@@ -1,0 +1,61 @@
+import { buttonStyles } from "~/components/ui/button-styles";
+import type { Plan, PlansFile } from "~/features/content/content";
+
+/** Resellers sign up with the team in the community chat, so `Get Started` opens it in a new tab. */
+export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string }) {
+  const headingId = `plan-${plan.id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className={`relative flex h-full flex-col rounded-2xl border p-6 ${plan.highlighted ? "border-sky-400/70 bg-sky-500/10 shadow-lg shadow-sky-500/10" : "border-white/10 bg-slate-900/60"}`}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id={headingId} className="text-lg font-semibold text-white">
+          {plan.name}
+        </h2>
+        {plan.highlighted ? <span className="rounded-full bg-sky-500 px-2 py-0.5 text-xs font-semibold text-slate-950">Most popular</span> : null}
+        {plan.custom ? <span className="rounded-full bg-violet-500/20 px-2 py-0.5 text-xs font-semibold text-violet-200 ring-1 ring-violet-400/40">Custom</span> : null}
+      </div>
+      <p className="mt-4 text-3xl font-bold tracking-tight text-white">{plan.price}</p>
+      <p className="mt-1 text-sm text-sky-200">{plan.priceDetail}</p>
+      <p className="mt-4 text-slate-300">{plan.description}</p>
+      <ul className="mt-5 space-y-2 text-sm text-slate-200">
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-2">
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0 text-emerald-300" fill="currentColor">
+              <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+            </svg>
+            {feature}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-auto pt-6">
+        <a href={signUpUrl} target="_blank" rel="noopener noreferrer" className={`${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary} w-full`}>
+          Get Started<span className="sr-only"> with {plan.name} (opens in a new tab)</span>
+        </a>
+      </div>
+    </article>
+  );
+}
+
+export function ResellerPlans({ plans, signUpUrl }: { plans: PlansFile; signUpUrl: string }) {
+  return (
+    <>
+      <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-4">
+        {plans.plans.map((plan) => (
+          <li key={plan.id}>
+            <PlanCard plan={plan} signUpUrl={signUpUrl} />
+          </li>
+        ))}
+      </ul>
+      {plans.includedInEveryPlan.length ? (
+        <section aria-labelledby="plans-included" className="mt-10 rounded-2xl border border-white/10 bg-white/5 p-6 text-center">
+          <h2 id="plans-included" className="font-semibold text-white">
+            Included in every plan
+          </h2>
+          <p className="mt-2 text-slate-300">{plans.includedInEveryPlan.join(" · ")}</p>
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useState } from "react";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { ReviewList } from "./review-card";
+import { aggregateRating, REVIEWS_TTL_MS, type ReviewsPayload } from "./reviews";
+import { fetchReviews } from "./reviews-client";
+
+const PAGE_SIZE = 6;
+
+type SectionState = { kind: "loading" } | { kind: "error" } | { kind: "ready"; payload: ReviewsPayload };
+
+/** Failed only when there is nothing to show: a last good (stale) list still beats an error. */
+function fromPayload(payload: ReviewsPayload): SectionState {
+  return payload.reviews.length === 0 && payload.error ? { kind: "error" } : { kind: "ready", payload };
+}
+
+/** True when the server-rendered list may be older than the cache TTL (pages can sit in a CDN for minutes). */
+function mayBeOutdated(initial: ReviewsPayload, now: number): boolean {
+  return initial.stale || (initial.fetchedAt !== null && now - Date.parse(initial.fetchedAt) >= REVIEWS_TTL_MS);
+}
+
+/**
+ * Reviews for product pages, from the product vouch account. `initial` is the server's cached list (rendered with
+ * the page); without one, or when it may be outdated, the browser asks our API (never the vouch page).
+ */
+function useProductReviews(initial: ReviewsPayload | null): SectionState {
+  const [state, setState] = useState<SectionState>(() => (initial ? fromPayload(initial) : { kind: "loading" }));
+
+  useEffect(() => {
+    if (initial && !mayBeOutdated(initial, Date.now())) return;
+    const controller = new AbortController();
+    fetchReviews("product", controller.signal).then(
+      (payload) => setState((current) => (current.kind === "ready" && payload.reviews.length === 0 && payload.error ? current : fromPayload(payload))),
+      () => {
+        if (!controller.signal.aborted) setState((current) => (current.kind === "ready" ? current : { kind: "error" }));
+      },
+    );
+    return () => controller.abort();
+  }, [initial]);
+
+  return state;
+}
+
+/** The Reviews section of a product page. */
+export function ProductReviews({ productId, initial = null }: { productId: number; initial?: ReviewsPayload | null }) {
+  const state = useProductReviews(initial);
+  const [shown, setShown] = useState(PAGE_SIZE);
+  const headingId = `reviews-${productId}`;
+  const reviews = state.kind === "ready" ? state.payload.reviews : [];
+  const rating = aggregateRating(reviews);
+
+  return (
+    <section aria-labelledby={headingId} aria-busy={state.kind === "loading"} className="space-y-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={headingId} className="text-2xl font-bold text-white">
+          Reviews
+        </h2>
+        {rating ? (
+          <p className="text-sm text-slate-300">
+            Average {rating.ratingValue.toFixed(1)} out of 5 from {rating.reviewCount} {rating.reviewCount === 1 ? "review" : "reviews"}
+          </p>
+        ) : null}
+      </div>
+      {state.kind === "loading" ? (
+        <p role="status" className="text-slate-300">
+          Loading reviews...
+        </p>
+      ) : null}
+      {state.kind === "error" ? (
+        <p role="alert" className="text-slate-300">
+          Failed to load reviews.
+        </p>
+      ) : null}
+      {state.kind === "ready" && reviews.length === 0 ? <p className="text-slate-300">No reviews yet.</p> : null}
+      {reviews.length > 0 ? (
+        <>
+          <ReviewList reviews={reviews.slice(0, shown)} />
+          {reviews.length > shown ? (
+            <div className="text-center">
+              <button type="button" className={buttonStyles.secondary} onClick={() => setShown((n) => n + PAGE_SIZE)}>
+                Show more reviews
+              </button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

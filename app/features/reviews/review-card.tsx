@@ -1,0 +1,45 @@
+import { MAX_RATING, type Review, ratingLabel } from "./reviews";
+
+/** Filled and empty stars with one accessible name ("4 out of 5 stars"). */
+export function StarRating({ rating }: { rating: number }) {
+  return (
+    <span role="img" aria-label={ratingLabel(rating)} className="flex gap-0.5">
+      {Array.from({ length: MAX_RATING }, (_, i) => (
+        <svg key={i} aria-hidden="true" viewBox="0 0 20 20" className={`size-4 ${i < rating ? "text-amber-300" : "text-slate-600"}`} fill="currentColor">
+          <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.8l-5.2 2.8 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
+        </svg>
+      ))}
+    </span>
+  );
+}
+
+/** One review; every field is plain text rendered by React (escaped), the avatar is https: or our default. */
+export function ReviewCard({ review }: { review: Review }) {
+  return (
+    <article className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5">
+      <div className="flex items-center gap-3">
+        <img src={review.avatar} alt="" width={40} height={40} loading="lazy" referrerPolicy="no-referrer" className="size-10 rounded-full bg-slate-800" />
+        <div className="min-w-0">
+          <p className="truncate font-semibold text-white">@{review.user}</p>
+          <StarRating rating={review.rating} />
+        </div>
+      </div>
+      {review.comment ? <p className="mt-3 break-words text-slate-300">{review.comment}</p> : null}
+      <p className="mt-auto pt-3 text-xs text-slate-300">
+        <time dateTime={review.date}>{review.date}</time>
+      </p>
+    </article>
+  );
+}
+
+export function ReviewList({ reviews }: { reviews: Review[] }) {
+  return (
+    <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+      {reviews.map((review) => (
+        <li key={review.id}>
+          <ReviewCard review={review} />
+        </li>
+      ))}
+    </ul>
+  );
+}

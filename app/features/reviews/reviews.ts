@@ -1,0 +1,121 @@
+import { z } from "zod";
+
+/** Shown when a reviewer has no usable (https:) avatar. */
+export const DEFAULT_AVATAR = "/images/avatar-default.svg";
+export const MAX_RATING = 5;
+/** How long a fetched vouch page counts as fresh, and how often the /reviews page asks again. */
+export const REVIEWS_TTL_MS = 60_000;
+
+/** Reasons the /reviews page shows when it falls back to sample data. */
+export const FETCH_FAILED_REASON = "Failed to fetch vouches";
+export const EMPTY_BODY_REASON = "No content received from API";
+
+export const reviewSources = ["page", "product"] as const;
+export type ReviewSource = (typeof reviewSources)[number];
+
+const isoDate = z.iso.date({ message: "expected a date YYYY-MM-DD" });
+const avatar = z.string().refine((v) => v === DEFAULT_AVATAR || v.startsWith("https://") || /^\/[^\s/][^\s]*$/.test(v), {
+  message: "expected an https: URL or a site path starting with /",
+});
+
+export const reviewSchema = z.object({
+  id: z.string().trim().min(1).max(80),
+  user: z.string().trim().min(1).max(80),
+  avatar,
+  comment: z.string().max(2000),
+  rating: z.number().int().min(0).max(MAX_RATING),
+  date: isoDate,
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+/** The JSON answer of `GET /api/reviews`. `fetchedAt` is null for the curated list (no vouch page configured). */
+export interface ReviewsPayload {
+  reviews: Review[];
+  fetchedAt: string | null;
+  stale: boolean;
+  error?: string;
+}
+
+export const reviewsPayloadSchema = z.object({
+  reviews: z.array(reviewSchema),
+  fetchedAt: z.string().nullable(),
+  stale: z.boolean(),
+  error: z.string().optional(),
+});
+
+const selector = z.string().trim().min(1, { message: "expected a CSS selector" });
+
+/** How to read a vouch page: CSS selectors, relative to each card except `card` itself. */
+export const vouchParseRulesSchema = z.object({
+  card: selector,
+  /** Attribute on the card holding a stable id; when absent an id is derived from the content. */
+  idAttribute: z.string().trim().min(1).optional(),
+  /** Element whose text holds the reviewer as `@name`. */
+  user: selector,
+  text: selector,
+  /** Every star icon of a card; the filled ones carry `filledStarClass`. */
+  star: selector,
+  filledStarClass: z.string().regex(/^[A-Za-z0-9_:-]+$/, { message: "expected one class name" }),
+  /** Element with a `datetime` attribute or a date in its text. */
+  date: selector,
+  avatar: selector,
+});
+export type VouchParseRules = z.infer<typeof vouchParseRulesSchema>;
+
+export const reviewsFileSchema = z.object({
+  parseRules: vouchParseRulesSchema,
+  /** Shown when no vouch page is configured (the embedded default). */
+  curated: z.array(reviewSchema),
+  /** Shown on /reviews when the vouch page cannot be loaded. */
+  samples: z.array(reviewSchema).length(2, { message: "expected exactly two sample reviews" }),
+});
+export type ReviewsFile = z.infer<typeof reviewsFileSchema>;
+
+export function isReviewSource(value: unknown): value is ReviewSource {
+  return typeof value === "string" && (reviewSources as readonly string[]).includes(value);
+}
+
+/** "4 out of 5 stars" — the accessible name of a star rating. */
+export function ratingLabel(rating: number): string {
+  return `${rating} out of ${MAX_RATING} stars`;
+}
+
+/** Today's date (UTC) as YYYY-MM-DD. */
+export function isoDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** schema.org AggregateRating for a product's JSON-LD, or undefined when there is nothing to aggregate. */
+export function aggregateRating(reviews: ReadonlyArray<Pick<Review, "rating">>) {
+  if (reviews.length === 0) return undefined;
+  const sum = reviews.reduce((acc, r) => acc + r.rating, 0);
+  return {
+    "@type": "AggregateRating",
+    ratingValue: Math.round((sum / reviews.length) * 10) / 10,
+    reviewCount: reviews.length,
+    bestRating: MAX_RATING,
+    worstRating: 0,
+  } as const;
+}
+
+/** `{aggregateRating}` to spread into a Product JSON-LD object; empty when there are no reviews. */
+export function aggregateRatingProperty(payload: Pick<ReviewsPayload, "reviews"> | null): { aggregateRating?: NonNullable<ReturnType<typeof aggregateRating>> } {
+  const rating = aggregateRating(payload?.reviews ?? []);
+  return rating ? { aggregateRating: rating } : {};
+}
+
+export interface CacheTimes {
+  fetchedAt: string | null;
+  lastAttemptAt: string | null;
+}
+
+/** A cached list is fresh for the TTL after the last successful fetch. */
+export function isFresh(times: CacheTimes, now: Date, ttlMs = REVIEWS_TTL_MS): boolean {
+  return times.fetchedAt !== null && now.getTime() - Date.parse(times.fetchedAt) < ttlMs;
+}
+
+/** A refresh is due when nothing was tried within the TTL (failures back off as long as successes stay fresh). */
+export function isRefreshDue(times: CacheTimes, now: Date, ttlMs = REVIEWS_TTL_MS): boolean {
+  if (isFresh(times, now, ttlMs)) return false;
+  return times.lastAttemptAt === null || now.getTime() - Date.parse(times.lastAttemptAt) >= ttlMs;
+}

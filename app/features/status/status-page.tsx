@@ -1,0 +1,177 @@
+import { useState, useSyncExternalStore } from "react";
+import { toast } from "sonner";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { openSupportChat } from "~/features/support-chat/open-support-chat";
+import { type DisplayStatus, STATUS_LEGEND, type StatusSnapshot } from "./status";
+
+export const REFRESHED_MESSAGE = "Successfully refreshed!";
+const REFRESH_TOAST_MS = 3_000;
+
+const STATUS_STYLES: Record<DisplayStatus, { badge: string; dot: string }> = {
+  operational: { badge: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40", dot: "bg-emerald-400" },
+  maintenance: { badge: "bg-amber-500/15 text-amber-200 ring-amber-400/40", dot: "bg-amber-400" },
+  outage: { badge: "bg-rose-500/15 text-rose-200 ring-rose-400/40", dot: "bg-rose-400" },
+  unknown: { badge: "bg-slate-500/20 text-slate-200 ring-slate-400/40", dot: "bg-slate-400" },
+};
+
+export function StatusBadge({ status }: { status: DisplayStatus }) {
+  return (
+    <span className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ring-1 ${STATUS_STYLES[status].badge}`}>
+      <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_STYLES[status].dot}`} />
+      {status}
+    </span>
+  );
+}
+
+/** True after hydration: times render in UTC on the server and in the visitor's zone in the browser. */
+function useHydrated() {
+  return useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
+}
+
+function formatTime(iso: string, local: boolean): string {
+  const time = new Date(iso).toLocaleTimeString("en-US", local ? {} : { timeZone: "UTC" });
+  return local ? time : `${time} UTC`;
+}
+
+async function fetchStatus(): Promise<StatusSnapshot> {
+  // Bypass the browser's 30 s cache: the button means "ask the server now".
+  const response = await fetch("/api/status", { cache: "no-store", headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`status ${response.status}`);
+  return (await response.json()) as StatusSnapshot;
+}
+
+function SummaryCard({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-2xl border border-white/10 bg-slate-900/60 p-5">
+      <dt className="text-sm text-slate-300">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold text-white">{value}</dd>
+    </div>
+  );
+}
+
+export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loadedAt: string }) {
+  const [snapshot, setSnapshot] = useState(initial);
+  const [lastRefreshed, setLastRefreshed] = useState(loadedAt);
+  const [refreshing, setRefreshing] = useState(false);
+  const hydrated = useHydrated();
+
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      setSnapshot(await fetchStatus());
+      setLastRefreshed(new Date().toISOString());
+      toast.success(REFRESHED_MESSAGE, { duration: REFRESH_TOAST_MS });
+    } catch {
+      toast.error("Could not refresh the status. Please try again.");
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const { summary } = snapshot;
+  return (
+    <>
+      <div className="flex flex-col items-center justify-center gap-3 sm:flex-row">
+        <button type="button" onClick={refresh} disabled={refreshing} className={buttonStyles.primary}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" className={`size-4 ${refreshing ? "animate-spin" : ""}`} fill="currentColor">
+            <path d="M15.3 4.7A7 7 0 0 0 3.05 9H1.5a.5.5 0 0 0-.35.85l2.5 2.5a.5.5 0 0 0 .7 0l2.5-2.5A.5.5 0 0 0 6.5 9H5.1a5 5 0 0 1 8.79-2.9.99.99 0 0 0 1.41-1.4ZM18.85 10.15l-2.5-2.5a.5.5 0 0 0-.7 0l-2.5 2.5a.5.5 0 0 0 .35.85h1.4a5 5 0 0 1-8.79 2.9 1 1 0 1 0-1.41 1.4A7 7 0 0 0 16.95 11h1.55a.5.5 0 0 0 .35-.85Z" />
+          </svg>
+          {refreshing ? "Refreshing..." : "Refresh Status"}
+        </button>
+        <button type="button" onClick={() => openSupportChat()} className={buttonStyles.secondary}>
+          Contact Support
+        </button>
+      </div>
+      <p className="mt-3 text-center text-sm text-slate-300" aria-live="polite">
+        Last Refreshed: <time dateTime={lastRefreshed}>{formatTime(lastRefreshed, hydrated)}</time>
+      </p>
+
+      <section aria-labelledby="status-summary" className="mt-10">
+        <h2 id="status-summary" className="sr-only">
+          Summary
+        </h2>
+        <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <SummaryCard label="Products" value={String(summary.products)} />
+          <SummaryCard label="Average Uptime" value={`${summary.averageUptime}%`} />
+          <SummaryCard label="Active Users" value={summary.activeUsers} />
+          <SummaryCard label="License Servers" value={summary.licenseServers} />
+        </dl>
+      </section>
+
+      {snapshot.incidents.length > 0 ? (
+        <section aria-labelledby="status-incidents" className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6">
+          <h2 id="status-incidents" className="text-lg font-semibold text-white">
+            Active incidents
+          </h2>
+          <ul className="mt-4 space-y-4">
+            {snapshot.incidents.map((incident) => (
+              <li key={incident.id}>
+                <h3 className="font-semibold text-rose-100">{incident.title}</h3>
+                <p className="mt-1 text-slate-200">{incident.body}</p>
+                <p className="mt-1 text-xs text-slate-300">
+                  Since <time dateTime={incident.startedAt}>{new Date(incident.startedAt).toLocaleString("en-US", hydrated ? {} : { timeZone: "UTC" })}</time>
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="status-services" className="mt-10">
+        <h2 id="status-services" className="text-xl font-semibold text-white">
+          Services
+        </h2>
+        <div className="mt-4 overflow-x-auto rounded-2xl border border-white/10 bg-slate-900/60">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-white/10 text-slate-300">
+              <tr>
+                <th scope="col" className="px-3 py-3 font-medium sm:px-5">
+                  Product
+                </th>
+                <th scope="col" className="px-3 py-3 font-medium sm:px-5">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-3 text-right font-medium sm:px-5">
+                  Uptime
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-white/10">
+              {snapshot.entries.map((entry) => (
+                <tr key={entry.name}>
+                  <th scope="row" className="px-3 py-4 font-medium text-white sm:px-5">
+                    {entry.name}
+                  </th>
+                  <td className="px-3 py-4 sm:px-5">
+                    <StatusBadge status={entry.status} />
+                  </td>
+                  <td className="px-3 py-4 text-right tabular-nums sm:px-5 text-slate-200">{entry.uptime}%</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {snapshot.entries.length === 0 ? <p className="px-5 py-6 text-center text-slate-300">No services are listed yet.</p> : null}
+        </div>
+      </section>
+
+      <section aria-labelledby="status-legend" className="mt-8">
+        <h2 id="status-legend" className="text-sm font-semibold text-slate-200">
+          Legend
+        </h2>
+        <ul className="mt-3 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-300">
+          {STATUS_LEGEND.map((item) => (
+            <li key={item.status} className="flex items-center gap-2">
+              <span aria-hidden="true" className={`size-3 rounded-full ${STATUS_STYLES[item.status].dot}`} />
+              <span className="font-medium text-slate-100">{item.label}</span>
+              <span>{item.description}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

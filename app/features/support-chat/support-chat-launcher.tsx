@@ -1,0 +1,70 @@
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { OPEN_SUPPORT_CHAT_EVENT } from "./open-support-chat";
+
+const loadPanel = () => import("./support-chat-panel");
+const SupportChatPanel = lazy(loadPanel);
+const PANEL_ID = "support-chat-panel";
+
+/** The round button at the bottom right; the panel's code is fetched on idle or first interaction, never before first paint. */
+export function SupportChatLauncher() {
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const [requested, setRequested] = useState(false);
+
+  const openChat = useCallback(() => {
+    setRequested(true);
+    setOpen(true);
+  }, []);
+  const closeChat = useCallback(() => {
+    setOpen(false);
+    buttonRef.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    window.addEventListener(OPEN_SUPPORT_CHAT_EVENT, openChat);
+    return () => window.removeEventListener(OPEN_SUPPORT_CHAT_EVENT, openChat);
+  }, [openChat]);
+
+  useEffect(() => {
+    const prefetch = () => void loadPanel().catch(() => {});
+    if (typeof window.requestIdleCallback === "function") {
+      const id = window.requestIdleCallback(prefetch, { timeout: 10_000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const timer = window.setTimeout(prefetch, 3000);
+    return () => window.clearTimeout(timer);
+  }, []);
+
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        aria-label="Open support chat"
+        aria-expanded={open}
+        aria-controls={requested ? PANEL_ID : undefined}
+        onClick={() => (open ? closeChat() : openChat())}
+        onPointerEnter={() => void loadPanel().catch(() => {})}
+        onFocus={() => void loadPanel().catch(() => {})}
+        className="fixed right-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/30 hover:bg-sky-400"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
+        </svg>
+      </button>
+      {requested ? (
+        <Suspense
+          fallback={
+            open ? (
+              <p role="status" className="fixed right-4 bottom-20 z-50 rounded-lg bg-slate-800 px-4 py-3 text-slate-100 text-sm">
+                Loading support chat…
+              </p>
+            ) : null
+          }
+        >
+          <SupportChatPanel open={open} onClose={closeChat} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+// The support outbox in the database: store, claim, record delivery outcomes, and the operator's list/show/retry.
+import crypto from "node:crypto";
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { DbDialect } from "../../../db/client";
+import type { Database, SupportRequestsTable } from "../../../db/schema";
+import { SUPPORT_QUESTIONS, type SupportCategory } from "./support-chat";
+
+export type SupportRequestRow = Selectable<SupportRequestsTable>;
+export type DeliveryStatus = SupportRequestsTable["delivery_status"];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "delivered", "failed", "no_channel"];
+
+export interface SupportRequest {
+  id: string;
+  category: SupportCategory;
+  questions: readonly string[];
+  answers: string[];
+  createdAt: string;
+  deliveryStatus: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  firstFailedAt: string | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  claimedUntil: string | null;
+}
+
+export function toSupportRequest(row: SupportRequestRow): SupportRequest {
+  const category = row.category as SupportCategory;
+  let answers: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.answers);
+    if (Array.isArray(parsed)) answers = parsed.map(String);
+  } catch {}
+  return {
+    id: row.id,
+    category,
+    questions: SUPPORT_QUESTIONS[category] ?? [],
+    answers,
+    createdAt: row.created_at,
+    deliveryStatus: row.delivery_status,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at,
+    firstFailedAt: row.first_failed_at,
+    lastError: row.last_error,
+    deliveredAt: row.delivered_at,
+    claimedUntil: row.claimed_until,
+  };
+}
+
+/** Stores an accepted request; with no chat channel configured it waits as `no_channel` for an operator's retry. */
+export async function insertSupportRequest(
+  db: Kysely<Database>,
+  input: { category: SupportCategory; answers: string[] },
+  options: { channelConfigured: boolean; now?: Date },
+): Promise<SupportRequest> {
+  const now = (options.now ?? new Date()).toISOString();
+  const row: SupportRequestRow = {
+    id: crypto.randomUUID(),
+    category: input.category,
+    answers: JSON.stringify(input.answers),
+    created_at: now,
+    delivery_status: options.channelConfigured ? "pending" : "no_channel",
+    attempts: 0,
+    next_attempt_at: now,
+    first_failed_at: null,
+    last_error: null,
+    delivered_at: null,
+    claimed_by: null,
+    claimed_until: null,
+  };
+  await db.insertInto("support_requests").values(row).execute();
+  return toSupportRequest(row);
+}
+
+/**
+ * Claims due pending requests for one worker until `leaseMs` from now; an expired claim (a crashed worker) is free again.
+ * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets several instances claim side by side without taking the same row.
+ * SQLite: the single UPDATE ... RETURNING runs under SQLite's one-writer lock, so it is atomic too.
+ */
+export async function claimDueSupportRequests(
+  db: Kysely<Database>,
+  dialect: DbDialect,
+  options: { workerId: string; limit: number; leaseMs: number; now?: Date; ids?: string[] },
+): Promise<SupportRequest[]> {
+  const now = options.now ?? new Date();
+  const nowIso = now.toISOString();
+  const until = new Date(now.getTime() + options.leaseMs).toISOString();
+  const onlyIds = options.ids && options.ids.length > 0 ? sql`AND id IN (${sql.join(options.ids)})` : sql``;
+  const lock = dialect === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  const result = await sql<SupportRequestRow>`
+    UPDATE support_requests SET claimed_by = ${options.workerId}, claimed_until = ${until}
+    WHERE id IN (
+      SELECT id FROM support_requests
+      WHERE delivery_status = 'pending' AND next_attempt_at <= ${nowIso}
+        AND (claimed_until IS NULL OR claimed_until < ${nowIso}) ${onlyIds}
+      ORDER BY next_attempt_at, created_at
+      LIMIT ${options.limit}
+      ${lock}
+    )
+    RETURNING *`.execute(db);
+  return result.rows.map(toSupportRequest).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
+}
+
+/** The outcome of one delivery attempt, written only if this worker still holds the claim. */
+export type AttemptRecord =
+  | { outcome: "delivered" }
+  /** `rateLimited`: the channel answered 429, so the rest of the batch waits as well. */
+  | { outcome: "retry"; reason: string; nextAttemptAt: Date; giveUp: boolean; rateLimited?: boolean }
+  | { outcome: "rejected"; reason: string };
+
+export async function recordDeliveryAttempt(
+  db: Kysely<Database>,
+  request: SupportRequest,
+  workerId: string,
+  record: AttemptRecord,
+  now = new Date(),
+): Promise<boolean> {
+  const nowIso = now.toISOString();
+  const common = { attempts: request.attempts + 1, claimed_by: null, claimed_until: null };
+  const values =
+    record.outcome === "delivered"
+      ? { ...common, delivery_status: "delivered" as const, delivered_at: nowIso, last_error: null }
+      : record.outcome === "rejected"
+        ? { ...common, delivery_status: "failed" as const, last_error: record.reason, first_failed_at: request.firstFailedAt ?? nowIso }
+        : {
+            ...common,
+            delivery_status: record.giveUp ? ("failed" as const) : ("pending" as const),
+            last_error: record.giveUp ? `gave up after 24 h of failures; last: ${record.reason}` : record.reason,
+            first_failed_at: request.firstFailedAt ?? nowIso,
+            next_attempt_at: record.nextAttemptAt.toISOString(),
+          };
+  const result = await db
+    .updateTable("support_requests")
+    .set(values)
+    .where("id", "=", request.id)
+    .where("claimed_by", "=", workerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Hands claimed requests back without an attempt (shutdown, or a 429 that holds the whole batch until `notBefore`). */
+export async function releaseSupportClaims(db: Kysely<Database>, ids: string[], workerId: string, notBefore?: Date) {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("support_requests")
+    .set({ claimed_by: null, claimed_until: null, ...(notBefore ? { next_attempt_at: notBefore.toISOString() } : {}) })
+    .where("id", "in", ids)
+    .where("claimed_by", "=", workerId)
+    .execute();
+}
+
+export async function listSupportRequests(db: Kysely<Database>, options: { status?: DeliveryStatus; limit?: number } = {}) {
+  let query = db.selectFrom("support_requests").selectAll().orderBy("created_at", "desc").limit(options.limit ?? 100);
+  if (options.status) query = query.where("delivery_status", "=", options.status);
+  return (await query.execute()).map(toSupportRequest);
+}
+
+export async function findSupportRequest(db: Kysely<Database>, id: string): Promise<SupportRequest | undefined> {
+  const row = await db.selectFrom("support_requests").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toSupportRequest(row) : undefined;
+}
+
+/**
+ * Queues requests for delivery again (an operator's `support retry`): one by id, or every `failed` and
+ * `no_channel` one. A pending request only moves its next attempt to now (a worker may hold it). Returns the ids queued.
+ */
+export async function requeueSupportRequests(db: Kysely<Database>, target: { id: string } | { allUndelivered: true }, now = new Date()) {
+  const nowIso = now.toISOString();
+  const requeue = db
+    .updateTable("support_requests")
+    .set({ delivery_status: "pending", next_attempt_at: nowIso, first_failed_at: null, claimed_by: null, claimed_until: null })
+    .where("delivery_status", "in", ["failed", "no_channel"])
+    .returning("id");
+  if (!("id" in target)) return (await requeue.execute()).map((r) => r.id);
+  const again = await requeue.where("id", "=", target.id).execute();
+  if (again.length > 0) return again.map((r) => r.id);
+  const pending = await db
+    .updateTable("support_requests")
+    .set({ next_attempt_at: nowIso })
+    .where("id", "=", target.id)
+    .where("delivery_status", "=", "pending")
+    .returning("id")
+    .execute();
+  return pending.map((r) => r.id);
+}

@@ -1,0 +1,121 @@
+import "~/lib/zod-without-eval";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError, useRouteLoaderData } from "react-router";
+import { Toaster } from "sonner";
+import { getContent } from "~/features/content/content.server";
+import { type LayoutData, toLayoutData } from "~/features/layout/layout";
+import { JsonLd } from "~/features/layout/json-ld";
+import { PageTransitionProvider, usePageTransition, useScrollToTopOnPathChange, useSmoothHashLinks } from "~/features/layout/page-transition";
+import { SiteFooter } from "~/features/layout/site-footer";
+import { SiteHeader } from "~/features/layout/site-header";
+import { organizationJsonLd } from "~/features/layout/structured-data";
+import { SupportChatLauncher } from "~/features/support-chat/support-chat-launcher";
+import { getEnv } from "~/server/env.server";
+import type { Route } from "./+types/root";
+import "./app.css";
+
+export function loader() {
+  return { layout: toLayoutData(getContent().site, getEnv().PUBLIC_URL) };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+];
+
+/** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
+export const meta: Route.MetaFunction = ({ error }) => {
+  if (!error) return [];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [{ title: notFound ? "Page not found | Kestrel Software" : "Unexpected error | Kestrel Software" }, { name: "robots", content: "noindex" }];
+};
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#020617" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function Shell({ layout, children }: { layout: LayoutData; children: React.ReactNode }) {
+  const { pathname } = useLocation();
+  const { isTransitioning } = usePageTransition();
+  useScrollToTopOnPathChange();
+  useSmoothHashLinks();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900">
+        Skip to content
+      </a>
+      <SiteHeader layout={layout} />
+      <main
+        id="main"
+        key={pathname}
+        data-transitioning={isTransitioning ? "true" : "false"}
+        className="flex-1 animate-page-in transition-opacity duration-100 data-[transitioning=true]:opacity-0"
+      >
+        {children}
+      </main>
+      <SiteFooter layout={layout} />
+      <JsonLd data={organizationJsonLd({ name: layout.brand, publicUrl: layout.publicUrl, description: layout.description, sameAs: [layout.community.url] })} />
+      <SupportChatLauncher />
+      <Toaster visibleToasts={3} duration={4000} theme="dark" position="bottom-left" richColors closeButton />
+    </div>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  // A route with `handle.layout === "bare"` (the demo checkout shown inside our checkout frame) gets no site chrome.
+  const bare = useMatches().some((m) => (m.handle as { layout?: string } | undefined)?.layout === "bare");
+  if (bare) {
+    return (
+      <main id="main">
+        <Outlet />
+      </main>
+    );
+  }
+  return (
+    <PageTransitionProvider>
+      <Shell layout={loaderData.layout}>
+        <Outlet />
+      </Shell>
+    </PageTransitionProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const body = notFound ? (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-4xl font-bold">Oops! Page not found</h1>
+      <p className="mt-4 text-slate-300">The page you are looking for does not exist or has moved.</p>
+      <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">Return to Home</Link>
+    </div>
+  ) : (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-4xl font-bold">Unexpected Application Error!</h1>
+      <p className="mt-4 text-slate-300">Something went wrong on our side. Please try again in a moment.</p>
+      {import.meta.env.DEV && error instanceof Error ? <pre className="mt-6 overflow-auto text-left text-xs">{error.stack}</pre> : null}
+      <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">Return to Home</Link>
+    </div>
+  );
+  if (!data) return <main id="main">{body}</main>;
+  return (
+    <PageTransitionProvider>
+      <Shell layout={data.layout}>{body}</Shell>
+    </PageTransitionProvider>
+  );
+}

@@ -1,0 +1,154 @@
+import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { onlyDurationChanged, parseProductId } from "~/features/catalog/catalog";
+import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
+import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
+import { CheckIcon } from "~/features/catalog/product-card";
+import { ProductBadges } from "~/features/catalog/product-badges";
+import { ProductGallery } from "~/features/catalog/product-gallery";
+import { ProductPrice } from "~/features/catalog/product-price";
+import { computeTotal, formatUsd } from "~/features/catalog/pricing";
+import { PurchaseArea } from "~/features/catalog/purchase-area";
+import { checkoutPageSettings } from "~/features/checkout/checkout.server";
+import { getContent, getProduct } from "~/features/content/content.server";
+import { JsonLd } from "~/features/layout/json-ld";
+import { pageMeta } from "~/features/layout/seo";
+import { breadcrumbJsonLd, productJsonLd } from "~/features/layout/structured-data";
+import { ProductReviews } from "~/features/reviews/product-reviews";
+import { aggregateRatingProperty } from "~/features/reviews/reviews";
+import { cachedReviewsForPage } from "~/features/reviews/reviews.server";
+import type { Route } from "./+types/product";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const id = parseProductId(params.id);
+  const product = id === null ? undefined : getProduct(id);
+  if (!product) throw data({ message: "Product not found" }, { status: 404 });
+  const { site } = getContent();
+  const categoryLabel = site.categories.find((c) => c.value === product.category)?.label ?? product.category;
+  // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
+  const reviews = await cachedReviewsForPage("product");
+  return { product, categoryLabel, reviews, brand: site.brand, community: site.community, checkout: checkoutPageSettings() };
+}
+
+// Changing `?duration=` only moves the selection: nothing to reload.
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && onlyDurationChanged(currentUrl, nextUrl)) return false;
+  return defaultShouldRevalidate;
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
+  const publicUrl = matches[0].loaderData?.layout.publicUrl ?? "";
+  if (!loaderData) {
+    return [...pageMeta({ title: "Product not found | Kestrel Software", description: "The product you're looking for doesn't exist.", path: `/product/${params.id}`, publicUrl }), { name: "robots", content: "noindex" }];
+  }
+  const { product, brand } = loaderData;
+  return pageMeta({ title: `${product.name} | ${brand}`, description: product.description, path: `/product/${product.id}`, publicUrl, image: product.cardImage.src });
+};
+
+export default function ProductRoute({ loaderData, matches }: Route.ComponentProps) {
+  const { product, categoryLabel, brand, community } = loaderData;
+  const [selected, select] = useSelectedDuration(product);
+  const publicUrl = matches[0].loaderData.layout.publicUrl;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+      <JsonLd
+        data={[
+          { ...productJsonLd(product, publicUrl, brand), ...aggregateRatingProperty(loaderData.reviews) },
+          breadcrumbJsonLd(
+            [
+              { name: "Products", path: "/products" },
+              { name: product.name, path: `/product/${product.id}` },
+            ],
+            publicUrl,
+          ),
+        ]}
+      />
+      <nav aria-label="Breadcrumb" className="mb-6 text-sm text-slate-300">
+        <ol className="flex flex-wrap items-center gap-2">
+          <li>
+            <Link to="/products" className="rounded hover:text-white hover:underline">
+              Products
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li>
+            <Link to={`/products?category=${product.category}`} className="rounded hover:text-white hover:underline">
+              {categoryLabel}
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page" className="text-slate-200">
+            {product.name}
+          </li>
+        </ol>
+      </nav>
+      <div className="grid gap-10 lg:grid-cols-2">
+        <div className="space-y-6">
+          <ProductGallery images={product.images} productName={product.name} />
+          <div className="flex flex-wrap items-center gap-3">
+            <CompatibilityChips systems={product.compatibility} />
+            <a href={community.url} target="_blank" rel="noopener noreferrer" className="ml-auto rounded text-sm font-semibold text-sky-300 hover:underline">
+              Join the {community.label}
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </div>
+        </div>
+        <div className="space-y-6">
+          <ProductBadges badges={product.badges} />
+          <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
+          <ProductPrice product={product} size="lg" />
+          <p className="text-lg text-slate-300">{product.description}</p>
+          <DurationPicker product={product} selected={selected} onSelect={select} />
+          <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
+            <p className="flex items-baseline justify-between gap-4">
+              <span id="total-label" className="text-slate-300">
+                Total
+              </span>
+              <output aria-labelledby="total-label" aria-live="polite" className="text-3xl font-bold text-white tabular-nums">
+                {formatUsd(computeTotal(product, selected))}
+              </output>
+            </p>
+            <PurchaseArea product={product} duration={selected} />
+          </div>
+          {product.features.length > 0 ? (
+            <section aria-labelledby="features-heading">
+              <h2 id="features-heading" className="text-lg font-semibold text-white">
+                Features
+              </h2>
+              <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
+                {product.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <CheckIcon />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </div>
+      </div>
+      <div className="mt-16">
+        <ProductReviews productId={product.id} initial={loaderData.reviews} />
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-4xl font-bold text-white">{notFound ? "Product not found" : "Unexpected Application Error!"}</h1>
+      <p className="mt-4 text-slate-300">{notFound ? "The product you're looking for doesn't exist." : "Something went wrong on our side. Please try again in a moment."}</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <Link to="/products" className={buttonStyles.primary}>
+          Browse products
+        </Link>
+        <Link to="/" className={buttonStyles.secondary}>
+          Return to Home
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { PageHeader } from "~/components/ui/page-header";
+import { contentPageMeta } from "~/features/layout/page-meta";
+import { ReviewsPage } from "~/features/reviews/reviews-page";
+import { cachedReviewsForPage, getSampleReviews } from "~/features/reviews/reviews.server";
+import type { Route } from "./+types/reviews";
+
+export async function loader() {
+  return { initial: await cachedReviewsForPage("page"), samples: getSampleReviews() };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  contentPageMeta(matches[0].loaderData, {
+    title: "Customer Reviews",
+    description: "What Kestrel Software customers say: vouches from our community.",
+    path: "/reviews",
+  });
+
+export default function ReviewsRoute({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
+      <PageHeader title="Customer Reviews" description="Real vouches from our community." />
+      <ReviewsPage initial={loaderData.initial} samples={loaderData.samples} />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { type DbHandle, migrateToLatest, openDatabase } from "../../db/client";
+import { getEnv } from "./env.server";
+
+let handle: DbHandle | undefined;
+
+/** The process-wide database (SQLite under DATA_DIR, or PostgreSQL when DATABASE_URL is set). */
+export function getDb(): DbHandle {
+  if (!handle) {
+    const env = getEnv();
+    handle = openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  }
+  return handle;
+}
+
+export async function initDatabase() {
+  await migrateToLatest(getDb());
+}
+
+export async function isDatabaseReachable(): Promise<boolean> {
+  try {
+    await getDb().db.selectFrom("status_entries").select("id").limit(1).execute();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function closeDatabase() {
+  const current = handle;
+  handle = undefined;
+  await current?.close();
+}

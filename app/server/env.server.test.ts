@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv, SECRET_ENV_NAMES } from "./env.server";
+
+function configError(source: Record<string, string>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error("expected parseEnv to fail");
+}
+
+describe("configuration", () => {
+  it("uses the documented defaults when nothing is set", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, HOST: "0.0.0.0", PUBLIC_URL: "http://localhost:3000", CHECKOUT_PROVIDER: "demo", SHOP_ID: "151480", LOG_LEVEL: "info" });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("treats blank optional values as not set", () => {
+    expect(parseEnv({ DATABASE_URL: "", SHOP_API_KEY: " ", SUPPORT_WEBHOOK_URL: "" })).toMatchObject({ DATABASE_URL: undefined, SHOP_API_KEY: undefined, SUPPORT_WEBHOOK_URL: undefined });
+  });
+
+  it("names a bad PORT in one line", () => {
+    const message = configError({ PORT: "eighty" });
+    expect(message).toBe('Invalid configuration: PORT: expected a port number (got "eighty")');
+    expect(message).not.toContain("\n");
+  });
+
+  it("rejects a PORT out of range", () => {
+    expect(configError({ PORT: "70000" })).toMatch(/^Invalid configuration: PORT: /);
+  });
+
+  it("names a DATABASE_URL that is not postgres:// without echoing it", () => {
+    const message = configError({ DATABASE_URL: "mysql://admin:hunter2@db/shop" });
+    expect(message).toBe("Invalid configuration: DATABASE_URL: expected a postgres:// URL");
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("names a malformed DATABASE_URL without echoing it", () => {
+    const message = configError({ DATABASE_URL: "not a url hunter2" });
+    expect(message).toBe("Invalid configuration: DATABASE_URL: expected an absolute URL");
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("names a bad CHECKOUT_PROVIDER and the allowed values", () => {
+    const message = configError({ CHECKOUT_PROVIDER: "stripe" });
+    expect(message).toBe('Invalid configuration: CHECKOUT_PROVIDER: expected demo or sellauth (got "stripe")');
+    expect(message).not.toContain("\n");
+  });
+
+  it("names a bad PUBLIC_URL", () => {
+    expect(configError({ PUBLIC_URL: "shop.example.com" })).toBe('Invalid configuration: PUBLIC_URL: expected an absolute URL like https://shop.example.com (got "shop.example.com")');
+  });
+
+  it("names the first bad variable only, in one line", () => {
+    const message = configError({ PORT: "x", CHECKOUT_PROVIDER: "y" });
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toMatch(/^Invalid configuration: (PORT|CHECKOUT_PROVIDER): /);
+  });
+
+  it.each([
+    ["REDIS_URL", "http://user:s3cret-value@cache:6379"],
+    ["SUPPORT_WEBHOOK_URL", "s3cret-value"],
+  ])("never echoes the value of the secret %s", (name, value) => {
+    expect(SECRET_ENV_NAMES).toContain(name);
+    const message = configError({ [name]: value });
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+    expect(message).not.toContain("s3cret-value");
+  });
+});

@@ -1,0 +1,65 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Empty strings (as left by a copied .env.example) count as "not set". */
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalUrl = z.preprocess(blankToUndefined, z.url({ message: "expected an absolute URL" }).optional());
+const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number({ message: "expected a port number" }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: z.url({ message: "expected an absolute URL like https://shop.example.com" }).default("http://localhost:3000"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: "expected a postgres:// URL",
+  }),
+  REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: "expected a redis:// URL" }),
+  CHECKOUT_PROVIDER: z.enum(["demo", "sellauth"], { message: "expected demo or sellauth" }).default("demo"),
+  CONTENT_DIR: z.string().min(1).default("./content"),
+  CHECKOUT_MODAL: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
+  SHOP_ID: z.string().regex(/^\d+$/, { message: "expected a numeric shop id" }).default("151480"),
+  SHOP_API_BASE: z.url({ message: "expected an absolute URL" }).default("https://api.sellauth.com"),
+  SHOP_CHECKOUT_ORIGIN: optionalUrl,
+  SHOP_API_KEY: optionalString,
+  SHOP_WEBHOOK_SECRET: optionalString,
+  ALTCHA_HMAC_KEY: optionalString,
+  SUPPORT_WEBHOOK_URL: optionalUrl,
+  REVIEWS_SOURCE_URL: optionalUrl,
+  REVIEWS_PRODUCT_SOURCE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Names whose values must never reach the browser, logs or HTML. */
+export const SECRET_ENV_NAMES = ["SHOP_API_KEY", "SHOP_WEBHOOK_SECRET", "SUPPORT_WEBHOOK_URL", "ALTCHA_HMAC_KEY", "DATABASE_URL", "REDIS_URL"] as const;
+
+export class EnvError extends Error {}
+
+/** Parses configuration; the error message is one line naming the variable and what was expected. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    const raw = source[name];
+    // Secret values are never echoed, even when malformed.
+    const shown = (SECRET_ENV_NAMES as readonly string[]).includes(name) || raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
+    throw new EnvError(`Invalid configuration: ${name}: ${issue?.message ?? "invalid value"}${shown}`);
+  }
+  return { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests swap configuration without restarting the process. */
+export function resetEnvForTests(next?: Env) {
+  cached = next;
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema";
+import { getContent } from "~/features/content/content.server";
+import { seedStatusEntries } from "~/features/status/status.server";
+import { EnvError, parseEnv } from "~/server/env.server";
+
+/** What an operator command needs: the shop's database, its catalogue and two output streams. */
+export interface CliContext {
+  db: Kysely<Database>;
+  products: ReadonlyArray<{ id: number; slug: string; name: string }>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export type CliCommand = (argv: string[], context: CliContext) => Promise<number>;
+
+/** Flags every command takes (spread into each command's parseArgs options). */
+export const COMMON_OPTIONS = {
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+export interface StartedCommand<V> {
+  values: V;
+  action: string;
+  rest: string[];
+  /** Prints the error (as JSON with --json) and returns the exit code to end with. */
+  fail(message: string, code?: number): number;
+}
+
+/**
+ * The start every command shares: parse flags, print usage for --help or a missing action (exit 2 when missing).
+ * Returns the exit code when the command should stop there.
+ */
+export function startCommand<V extends { json?: boolean; help?: boolean }>(
+  argv: string[],
+  parse: (argv: string[]) => { values: V; positionals: string[] },
+  usage: string,
+  { out, err }: Pick<CliContext, "out" | "err">,
+): StartedCommand<V> | number {
+  let parsed: { values: V; positionals: string[] };
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    err(`${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [action, ...rest] = positionals;
+  if (values.help || action === undefined || action === "help") {
+    out(usage);
+    return action === undefined && !values.help ? 2 : 0;
+  }
+  const fail = (message: string, code = 1) => {
+    err(values.json ? JSON.stringify({ error: message }) : `Error: ${message}`);
+    return code;
+  };
+  return { values, action, rest, fail };
+}
+
+/**
+ * Runs a command against the database the storefront uses (DATA_DIR, or DATABASE_URL for PostgreSQL), migrated and
+ * seeded like at boot so commands work before the first server start. Returns the exit code.
+ */
+export async function runWithDatabase(command: CliCommand, argv: string[]): Promise<number> {
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const err = (text: string) => process.stderr.write(`${text}\n`);
+  let env: ReturnType<typeof parseEnv>;
+  try {
+    env = parseEnv(process.env);
+  } catch (error) {
+    err(error instanceof EnvError ? error.message : String(error));
+    return 1;
+  }
+  quietExperimentalWarnings();
+  // Loaded after the filter above: importing node:sqlite prints an "experimental" warning operators cannot act on.
+  const { migrateToLatest, openDatabase } = await import("../db/client");
+  const handle = openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  try {
+    const content = getContent();
+    await migrateToLatest(handle);
+    await seedStatusEntries(handle.db, content.status);
+    return await command(argv, { db: handle.db, products: content.products, out, err });
+  } catch (error) {
+    err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await handle.close();
+  }
+}
+
+function quietExperimentalWarnings() {
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => {
+    if (warning.name !== "ExperimentalWarning") process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  });
+}
+
+/** Left-aligned columns for terminal tables. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,34 @@
+import { runIncidentsCli } from "./incidents";
+import { runOrdersCli } from "./orders";
+import { runStatusCli } from "./status";
+import { runSupportCli } from "./support";
+
+/** Operator commands, one registration line each: `npm run cli -- <command> ...`. */
+const commands: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
+  status: { summary: "list or set product status rows on /status", run: runStatusCli },
+  incidents: { summary: "list, add or resolve incidents shown on /status", run: runIncidentsCli },
+  support: { summary: "list, show or retry support chat requests and their delivery", run: runSupportCli },
+  orders: { summary: "list or show checkout orders and the shop notifications that changed them", run: runOrdersCli },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `Usage: npm run cli -- <command> [arguments] [--json]\n\nCommands:\n${lines.join("\n")}\n\nRun "npm run cli -- <command> --help" for details.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(`${usage()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`Unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  return command.run(rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

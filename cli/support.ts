@@ -1,0 +1,127 @@
+import { parseArgs } from "node:util";
+import { deliverDueSupportRequests } from "~/features/support-chat/support-delivery.server";
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  findSupportRequest,
+  listSupportRequests,
+  requeueSupportRequests,
+  type SupportRequest,
+} from "~/features/support-chat/support-requests.server";
+import { getEnv } from "~/server/env.server";
+import { type CliCommand, startCommand, COMMON_OPTIONS, formatTable, runWithDatabase } from "./cli-context";
+
+export const SUPPORT_USAGE = `Usage:
+  npm run cli -- support list [--status pending|delivered|failed|no_channel] [--limit 100] [--json]
+  npm run cli -- support show <id> [--json]
+  npm run cli -- support retry <id> [--json]
+  npm run cli -- support retry --failed [--json]
+
+Support requests from the chat widget. "retry --failed" queues every failed and no_channel request again and
+delivers them now to SUPPORT_WEBHOOK_URL (a running server would also pick them up within a second).`;
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      ...COMMON_OPTIONS,
+      status: { type: "string" },
+      limit: { type: "string" },
+      failed: { type: "boolean", default: false },
+    },
+  });
+}
+
+function describeRequest(request: SupportRequest): string {
+  const lines = [
+    `Request ${request.id}`,
+    `  Category:      ${request.category}`,
+    `  Created:       ${request.createdAt}`,
+    `  Delivery:      ${request.deliveryStatus}${request.deliveredAt ? ` at ${request.deliveredAt}` : ""}`,
+    `  Attempts:      ${request.attempts}`,
+  ];
+  if (request.deliveryStatus === "pending") lines.push(`  Next attempt:  ${request.nextAttemptAt}`);
+  if (request.lastError) lines.push(`  Last error:    ${request.lastError}`);
+  lines.push("");
+  request.questions.forEach((question, i) => {
+    lines.push(`  ${question}`, `    ${(request.answers[i] ?? "No answer provided").replace(/\n/g, "\n    ")}`);
+  });
+  return lines.join("\n");
+}
+
+/** `support list|show|retry`: the support outbox (requests from the chat widget and their delivery). */
+export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
+  const started = startCommand(argv, parse, SUPPORT_USAGE, { out, err });
+  if (typeof started === "number") return started;
+  const { values, action, rest, fail } = started;
+
+  if (action === "list") {
+    if (rest.length > 0) return fail(`"support list" takes no arguments (got ${rest.join(" ")})`, 2);
+    const status = values.status;
+    if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+      return fail(`--status must be one of ${DELIVERY_STATUSES.join(", ")} (got "${status}")`, 2);
+    }
+    const limit = values.limit === undefined ? 100 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return fail(`--limit must be a whole number from 1 to 10000`, 2);
+    const requests = await listSupportRequests(db, { status: status as DeliveryStatus | undefined, limit });
+    if (values.json) out(JSON.stringify(requests, null, 2));
+    else if (requests.length === 0) out(status ? `No ${status} support requests.` : "No support requests.");
+    else {
+      out(
+        formatTable(
+          ["ID", "CREATED", "CATEGORY", "DELIVERY", "ATTEMPTS", "LAST ERROR"],
+          requests.map((r) => [r.id, r.createdAt, r.category, r.deliveryStatus, String(r.attempts), r.lastError ?? ""]),
+        ),
+      );
+    }
+    return 0;
+  }
+
+  if (action === "show") {
+    if (rest.length !== 1) return fail(`"support show" takes one request id`, 2);
+    const request = await findSupportRequest(db, rest[0] ?? "");
+    if (!request) return fail(`No support request with id ${rest[0]}`);
+    out(values.json ? JSON.stringify(request, null, 2) : describeRequest(request));
+    return 0;
+  }
+
+  if (action === "retry") {
+    if (values.failed ? rest.length > 0 : rest.length !== 1) return fail(`"support retry" takes one request id, or --failed`, 2);
+    const env = getEnv();
+    if (!env.SUPPORT_WEBHOOK_URL) return fail("SUPPORT_WEBHOOK_URL is not set: configure the chat channel first, then retry.");
+    const target = values.failed ? { allUndelivered: true as const } : { id: rest[0] ?? "" };
+    if (!values.failed) {
+      const existing = await findSupportRequest(db, rest[0] ?? "");
+      if (!existing) return fail(`No support request with id ${rest[0]}`);
+      if (existing.deliveryStatus === "delivered") return fail(`Support request ${existing.id} was already delivered at ${existing.deliveredAt}`);
+    }
+    const queued = await requeueSupportRequests(db, target);
+    const pass =
+      queued.length === 0
+        ? { delivered: [], retrying: [], failed: [] }
+        : await deliverDueSupportRequests({
+            db,
+            dialect: env.DATABASE_URL ? "postgres" : "sqlite",
+            webhookUrl: env.SUPPORT_WEBHOOK_URL,
+            workerId: `cli-${process.pid}`,
+            ids: queued,
+          });
+    if (values.json) out(JSON.stringify({ queued, ...pass }, null, 2));
+    else if (queued.length === 0) out("Nothing to retry: no failed or no_channel support requests.");
+    else {
+      out(`Queued ${queued.length} request(s): ${pass.delivered.length} delivered, ${pass.retrying.length} will be retried, ${pass.failed.length} failed.`);
+      const others = queued.length - pass.delivered.length - pass.retrying.length - pass.failed.length;
+      if (others > 0) out(`${others} request(s) were being delivered by a running server.`);
+    }
+    return pass.failed.length > 0 ? 1 : 0;
+  }
+
+  return fail(`Unknown support command "${action}"\n\n${SUPPORT_USAGE}`, 2);
+};
+
+/** Entry for the CLI dispatcher (`npm run cli -- support ...`). */
+export function runSupportCli(argv: string[]): Promise<number> {
+  return runWithDatabase(supportCommand, argv);
+}

@@ -1,0 +1,91 @@
+import type { Generated } from "kysely";
+
+/** Timestamps are ISO-8601 UTC strings in both dialects so queries and results are identical. */
+export interface StatusEntriesTable {
+  id: Generated<number>;
+  name: string;
+  status: string;
+  uptime: string;
+  sort_order: number;
+  updated_at: string;
+}
+
+export interface IncidentsTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  started_at: string;
+  resolved_at: string | null;
+}
+
+/** Cached vouch page per source URL; payload is the JSON array of parsed reviews (our Review type). */
+export interface ReviewsCacheTable {
+  source: string;
+  fetched_at: string | null;
+  payload: string | null;
+  etag: string | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+}
+
+export type OrderStatus = "pending" | "completed" | "failed" | "refunded";
+
+export interface OrdersTable {
+  /** Our order number (uuid), shown to the buyer and used in /purchase/success?order_id=. */
+  id: string;
+  provider: string;
+  provider_invoice_id: string | null;
+  product_id: number;
+  variant_id: number;
+  quantity: number;
+  amount_cents: number;
+  status: OrderStatus;
+  created_at: string;
+  completed_at: string | null;
+  /** Idempotency key of the shop notification that last changed the status. */
+  raw_event_id: string | null;
+}
+
+/** Spent ALTCHA payloads (replay protection when no Redis is configured). */
+export interface CaptchaUsedTable {
+  signature: string;
+  expires_at: string;
+}
+
+/** Every shop notification we accepted, keyed by its Idempotency-Key; unknown invoices are kept too. */
+export interface ShopNotificationsTable {
+  idempotency_key: string;
+  invoice_id: string | null;
+  event: string;
+  received_at: string;
+  outcome: string;
+  order_id: string | null;
+}
+
+/** The support outbox: answers are kept until the chat channel has them (`delivery_status` delivered). */
+export interface SupportRequestsTable {
+  id: string;
+  category: string;
+  /** JSON array of the visitor's answers, in question order. */
+  answers: string;
+  created_at: string;
+  delivery_status: "pending" | "delivered" | "failed" | "no_channel";
+  attempts: number;
+  next_attempt_at: string;
+  first_failed_at: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  /** Which worker holds the request and until when; an expired claim is free again (crash recovery). */
+  claimed_by: string | null;
+  claimed_until: string | null;
+}
+
+export interface Database {
+  status_entries: StatusEntriesTable;
+  incidents: IncidentsTable;
+  reviews_cache: ReviewsCacheTable;
+  orders: OrdersTable;
+  captcha_used: CaptchaUsedTable;
+  shop_notifications: ShopNotificationsTable;
+  support_requests: SupportRequestsTable;
+}

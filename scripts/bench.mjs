@@ -1,0 +1,138 @@
+// `npm run bench` (not part of npm test): builds, starts the production server and prints Lighthouse mobile figures
+// per page, autocannon throughput and latency (shop vs. the same HTML bytes from a tiny static server), and the
+// server's memory. Figures go into docs/performance.md by hand, with this command.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { freePort, startAppServer } from "../tests/support/app-server.ts";
+
+const BUILD_DIR = process.env.BUILD_DIR ?? "build";
+const LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "/faq", "/reviews", "/docs", "/reseller"];
+const LOAD_ROUTES = ["/", "/products", "/product/446894", "/status", "/api/status"];
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** CPU seconds (user + system) a process has used: per-request CPU stays meaningful on a busy machine. */
+const cpuSeconds = (pid) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, Node ${process.version}`);
+console.log(`building into ${BUILD_DIR}/ ...`);
+const build = spawnSync("node_modules/.bin/react-router", ["build"], { env: { ...process.env, BUILD_DIR }, encoding: "utf8" });
+if (build.status !== 0) {
+  console.error(build.stdout, build.stderr);
+  process.exit(1);
+}
+
+// The V8 flag is the one `npm start` uses (a 4 MB young generation keeps idle RSS under 150 MB at no throughput cost).
+const server = await startAppServer({ env: { BUILD_DIR, LOG_LEVEL: "warn", NODE_OPTIONS: "--max-semi-space-size=4 --expose-gc --import ./scripts/lib/bench-gc-hook.mjs" } });
+const pid = server.process.pid;
+const measureIdleRss = async () => {
+  process.kill(pid, "SIGUSR2");
+  await sleep(1500);
+  return rssMb(pid);
+};
+
+try {
+  // Warm-up: every page once, so code paths are compiled and first renders cached.
+  for (const route of [...LIGHTHOUSE_ROUTES, ...LOAD_ROUTES]) await (await fetch(server.url + route)).arrayBuffer();
+  const idleRss = await measureIdleRss();
+
+  console.log("\n## First-load JavaScript on / (from the build manifest, compressed)");
+  const firstLoad = firstLoadJs("/", "routes/home");
+  console.log(`${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`);
+
+  console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling)`);
+  console.log("| route | perf | a11y | best practices | SEO | LCP | TBT | CLS | JS transferred | total transferred |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
+  try {
+    for (const route of chrome ? LIGHTHOUSE_ROUTES : []) {
+      const result = await lighthouse(server.url.replace("127.0.0.1", "localhost") + route, { port: chrome.port, output: "json", logLevel: "error" });
+      const { categories, audits } = result.lhr;
+      const items = audits["resource-summary"]?.details?.items ?? [];
+      const transfer = (type) => items.find((i) => i.resourceType === type)?.transferSize ?? 0;
+      const score = (c) => (categories[c]?.score == null ? "n/a" : Math.round(categories[c].score * 100));
+      const metric = (id, format) => (typeof audits[id]?.numericValue === "number" ? format(audits[id].numericValue) : "n/a");
+      console.log(
+        `| ${route} | ${score("performance")} | ${score("accessibility")} | ${score("best-practices")} | ${score("seo")} | ${metric("largest-contentful-paint", (v) => `${(v / 1000).toFixed(2)} s`)} | ${metric("total-blocking-time", (v) => `${Math.round(v)} ms`)} | ${metric("cumulative-layout-shift", (v) => v.toFixed(3))} | ${kb(transfer("script"))} KB | ${kb(transfer("total"))} KB |`,
+      );
+      if (result.lhr.runtimeError) console.log(`  (${route}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message})`);
+    }
+  } finally {
+    await chrome?.kill();
+  }
+
+  // The static baseline serves exactly the bytes the shop rendered for each route.
+  const htmlDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-html-"));
+  for (const route of LOAD_ROUTES) fs.writeFileSync(path.join(htmlDir, `${route.replace(/\//g, "_") || "_"}.html`), Buffer.from(await (await fetch(server.url + route)).arrayBuffer()));
+  const staticPort = await freePort();
+  const staticServer = spawn(process.execPath, ["scripts/lib/static-html-server.mjs", htmlDir, String(staticPort)], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve) => staticServer.stdout.once("data", resolve));
+
+  console.log(`\n## autocannon (${CONNECTIONS} connections, ${DURATION} s each, no compression)`);
+  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log("| route | shop req/s | shop p50 | shop p99 | shop CPU/req | static req/s | static p50 | static p99 | static CPU/req | shop / static |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const route of LOAD_ROUTES) {
+    const shop = await load(server.url + route, undefined, pid);
+    const baseline = await load(`http://127.0.0.1:${staticPort}${route}`, undefined, staticServer.pid);
+    console.log(
+      `| ${route} | ${shop.rps} | ${shop.p50} ms | ${shop.p99} ms | ${shop.cpuUs} µs | ${baseline.rps} | ${baseline.p50} ms | ${baseline.p99} ms | ${baseline.cpuUs} µs | ${Math.round((100 * shop.rps) / baseline.rps)}% |`,
+    );
+  }
+  // Cache busting (a unique query string per request) forces a full render every time: the uncached floor.
+  let n = 0;
+  const uncached = await load(`${server.url}/product/446894`, { setupRequest: (req) => ({ ...req, path: `/product/446894?bench=${n++}` }) }, pid);
+  console.log(`| /product/446894?unique (every request rendered) | ${uncached.rps} | ${uncached.p50} ms | ${uncached.p99} ms | ${uncached.cpuUs} µs | – | – | – | – | – |`);
+  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  staticServer.kill();
+  fs.rmSync(htmlDir, { recursive: true, force: true });
+
+  const loadedRss = rssMb(pid);
+  const idleAfter = await measureIdleRss();
+  console.log("\n## Server memory (RSS)");
+  console.log(`idle after warm-up + gc(): ${idleRss.toFixed(0)} MB; right after load: ${loadedRss.toFixed(0)} MB; idle again after gc(): ${idleAfter.toFixed(0)} MB`);
+} finally {
+  await server.stop();
+}
+
+async function load(url, request, serverPid) {
+  const cpuBefore = cpuSeconds(serverPid);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...(request ? { requests: [request] } : {}) });
+  const cpuUs = Math.round(((cpuSeconds(serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total));
+  if (result.non2xx > 0 || result.errors > 0) console.warn(`  (${url}: ${result.non2xx} non-2xx, ${result.errors} errors)`);
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, cpuUs };
+}
+
+/** JS a first visit to `path` downloads before it is interactive: entry, root and route chunks with their imports. */
+function firstLoadJs(_path, routeId) {
+  const manifestFile = fs.readdirSync(path.join(BUILD_DIR, "client/assets")).find((f) => /^manifest-.*\.js$/.test(f));
+  const source = fs.readFileSync(path.join(BUILD_DIR, "client/assets", manifestFile), "utf8");
+  const manifest = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1));
+  const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
+  for (const id of ["root", routeId]) for (const f of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) files.add(f);
+  let raw = 0;
+  let gzip = 0;
+  let brotli = 0;
+  // Sizes as served: the build's precompressed twins (brotli 11, gzip 9), or compressed here the same way.
+  for (const f of files) {
+    const file = path.join(BUILD_DIR, "client", f);
+    const bytes = fs.readFileSync(file);
+    raw += bytes.length;
+    gzip += fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : zlib.gzipSync(bytes, { level: 9 }).length;
+    brotli += fs.existsSync(`${file}.br`) ? fs.statSync(`${file}.br`).size : zlib.brotliCompressSync(bytes).length;
+  }
+  return { files: [...files], raw, gzip, brotli };
+}

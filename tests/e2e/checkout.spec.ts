@@ -1,0 +1,454 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, test as base, expect as baseExpect, type Page } from "@playwright/test";
+import type { Challenge } from "altcha-lib";
+import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { solveCaptchaPayload } from "../support/captcha-solver";
+
+const STUDIO = { id: 446894, lifetimeVariant: 653023 };
+
+// Proof of work, hydration and the checkout frame compete for two CPUs with the rest of the suite: wait generously.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** A client address of its own (our server trusts X-Forwarded-For from loopback), so the checkout rate limit of one buyer is not shared by the whole suite. */
+const clientAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const test = base.extend({
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
+    await use({ ...extraHTTPHeaders, "X-Forwarded-For": clientAddress() });
+  },
+});
+
+/** Opens a product page and waits until the hidden captcha has solved its challenge. */
+async function openProduct(page: Page, path = `/product/${STUDIO.id}?duration=lifetime`) {
+  await page.goto(path);
+  const button = page.getByRole("button", { name: "Purchase Now" });
+  await expect(button).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+  return button;
+}
+
+/** Runs `action` and returns the text of the alert that follows; the alert is accepted as it opens (it blocks the page). */
+async function alertAfter(page: Page, action: () => Promise<void>): Promise<string> {
+  const text = new Promise<string>((resolve) => {
+    page.once("dialog", async (dialog) => {
+      resolve(dialog.message());
+      await dialog.accept();
+    });
+  });
+  await action();
+  return text;
+}
+
+function countCheckoutRequests(page: Page) {
+  const counter = { posts: 0 };
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/checkout") counter.posts += 1;
+  });
+  return counter;
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+const checkoutFrame = (page: Page) => page.frameLocator('iframe[title^="Secure checkout"]');
+
+test.describe("checkout with the demo shop", () => {
+  test("buys Kestrel Studio Lifetime from the product page to Completed", async ({ page }) => {
+    const purchase = await openProduct(page);
+    await purchase.click();
+    const dialog = page.getByRole("dialog", { name: "Checkout: Kestrel Studio (Lifetime)" });
+    await expect(dialog).toBeVisible();
+    const frame = checkoutFrame(page);
+    await expect(frame.getByText("Kestrel Studio")).toBeVisible();
+    await expect(frame.getByText("Lifetime")).toBeVisible();
+    await expect(frame.getByText("$299.93")).toBeVisible();
+    await frame.getByRole("button", { name: "Pay", exact: true }).click();
+
+    await expect(page).toHaveURL(/\/purchase\/success\?order_id=[0-9a-f-]{36}&product_id=446894$/);
+    const orderId = new URL(page.url()).searchParams.get("order_id") ?? "";
+    await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+    await expect(page.getByText("Completed", { exact: true })).toBeVisible();
+    await expect(page.getByText(orderId)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Continue Shopping" })).toHaveAttribute("href", "/products");
+    await expect(page.getByRole("link", { name: "Go to Downloads" })).toHaveAttribute("href", "/downloads");
+  });
+
+  test("every demo duration can be bought end to end", async ({ request }) => {
+    const products = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../content/products.json"), "utf8")) as Array<{
+      id: number;
+      durations: Array<{ variantId: number | null }>;
+    }>;
+    for (const product of products) {
+      for (const duration of product.durations) {
+        if (duration.variantId === null) continue;
+        const orderId = await buyThroughApi(request, product.id, duration.variantId);
+        expect(await (await request.get(`/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "completed" });
+      }
+    }
+  });
+
+  test("Cancel in the checkout goes back to the product page", async ({ page }) => {
+    await (await openProduct(page)).click();
+    await checkoutFrame(page).getByRole("button", { name: "Cancel" }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${STUDIO.id}\\??$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Kestrel Studio" })).toBeVisible();
+  });
+
+  test("the modal closes by its close button, a backdrop click and Escape, returning focus to Purchase Now", async ({ page }) => {
+    const purchase = await openProduct(page);
+    const dialog = page.getByRole("dialog");
+    const closers: Array<[string, () => Promise<void>]> = [
+      ["close button", () => dialog.getByRole("button", { name: "Close checkout" }).click()],
+      ["backdrop", () => page.mouse.click(5, 5)],
+      ["Escape", () => page.keyboard.press("Escape")],
+    ];
+    for (const [how, close] of closers) {
+      await expect(purchase, `captcha ready before closing by ${how}`).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+      await purchase.click();
+      await expect(dialog).toBeVisible();
+      await expect(checkoutFrame(page).getByRole("button", { name: "Pay", exact: true })).toBeVisible();
+      await close();
+      await expect(dialog, `closed by ${how}`).toBeHidden();
+      await expect(purchase).toBeFocused();
+    }
+  });
+
+  test("opening the checkout scrolls the page to the top", async ({ page }) => {
+    const purchase = await openProduct(page);
+    await purchase.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 200));
+    await purchase.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test("a double click sends one checkout request", async ({ page }) => {
+    const counter = countCheckoutRequests(page);
+    const purchase = await openProduct(page);
+    await purchase.dblclick();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expect(checkoutFrame(page).getByRole("button", { name: "Pay", exact: true })).toBeVisible();
+    expect(counter.posts).toBe(1);
+  });
+
+  test("the button shows loading (disabled, busy) while the checkout starts", async ({ page }) => {
+    const purchase = await openProduct(page);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/checkout", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await purchase.click();
+    const busy = page.getByRole("button", { name: "Processing..." });
+    await expect(busy).toBeDisabled();
+    await expect(busy).toHaveAttribute("aria-busy", "true");
+    release();
+    await expect(page.getByRole("dialog")).toBeVisible();
+  });
+
+  test("a keyboard-only buyer can pay", async ({ page }) => {
+    await openProduct(page);
+    await page.getByRole("radio", { name: /Lifetime/ }).focus();
+    // From the duration picker, Tab reaches Purchase Now.
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.getByRole("button", { name: "Purchase Now" }).evaluate((el) => el === document.activeElement)) break;
+    }
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("dialog")).toBeVisible();
+    const pay = checkoutFrame(page).getByRole("button", { name: "Pay", exact: true });
+    await expect(pay).toBeVisible();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press("Tab");
+      if (await pay.evaluate((el) => el === document.activeElement && el.ownerDocument.hasFocus())) break;
+    }
+    await expect(pay).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+  });
+
+  test("the open checkout modal (and the demo checkout inside it) has no axe violations and no CSP violation", async ({ page }) => {
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await (await openProduct(page)).click();
+    await expect(checkoutFrame(page).getByRole("button", { name: "Pay", exact: true })).toBeVisible();
+    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+
+  test("the demo checkout page alone has no axe violations", async ({ page, request }) => {
+    const challenge = (await (await request.get("/api/checkout/challenge")).json()) as Challenge;
+    const started = await request.post("/api/checkout", { data: { productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, altcha: await solveCaptchaPayload(challenge) } });
+    const { url } = (await started.json()) as { url: string };
+    const response = await page.goto(url);
+    expect(response?.headers()["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'self'");
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+  });
+
+  test('says "Captcha not ready. Please try again in a moment." and sends nothing before the captcha is solved, then recovers', async ({ page }) => {
+    await page.route("**/api/checkout/challenge", (route) => route.abort());
+    const counter = countCheckoutRequests(page);
+    // The widget asks for its challenge only once the page has hydrated, so the click below reaches React.
+    const challengeFailed = page.waitForEvent("requestfailed", (request) => request.url().endsWith("/api/checkout/challenge"));
+    await page.goto(`/product/${STUDIO.id}`);
+    await challengeFailed;
+    const purchase = page.getByRole("button", { name: "Purchase Now" });
+    await expect(purchase).toHaveAttribute("data-captcha", "solving");
+    await page.unroute("**/api/checkout/challenge");
+    expect(await alertAfter(page, () => purchase.click())).toBe("Captcha not ready. Please try again in a moment.");
+    expect(counter.posts).toBe(0);
+    // The failed challenge is fetched again after the alert, so the next click works.
+    await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    await purchase.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    expect(counter.posts).toBe(1);
+  });
+
+  test('says "An error occurred during checkout" when the answer cannot be read, then is ready again', async ({ page }) => {
+    const purchase = await openProduct(page);
+    await page.route("**/api/checkout", (route) => route.fulfill({ status: 502, contentType: "text/html", body: "<html>Bad gateway</html>" }));
+    expect(await alertAfter(page, () => purchase.click())).toBe("An error occurred during checkout");
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toBeEnabled();
+    // A fresh captcha is solved for the next attempt.
+    await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+  });
+
+  test("the reminder chime plays 13 s after the checkout started while the modal is open, and never after it closed", async ({ page }) => {
+    await page.clock.install();
+    await page.addInitScript(() => {
+      const played: string[] = [];
+      (window as unknown as { __played: string[] }).__played = played;
+      HTMLMediaElement.prototype.play = function play() {
+        played.push(this.currentSrc || this.src);
+        return Promise.reject(new DOMException("autoplay blocked", "NotAllowedError"));
+      };
+    });
+    const played = () => page.evaluate(() => (window as unknown as { __played: string[] }).__played.filter((src) => src.includes("/sounds/checkout-chime.wav")).length);
+    const purchase = await openProduct(page);
+    // Time stands still from the click on, so "13 s after the checkout started" is exact.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await purchase.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.clock.runFor(12_900);
+    expect(await played()).toBe(0);
+    await page.clock.runFor(200);
+    await expect.poll(played).toBe(1);
+    // The blocked autoplay raised nothing: the modal is still there.
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.clock.resume();
+
+    await page.keyboard.press("Escape");
+    await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    await purchase.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await page.clock.fastForward(20_000);
+    expect(await played()).toBe(1);
+    const sound = await page.request.get("/sounds/checkout-chime.wav");
+    expect(sound.headers()["content-type"]).toMatch(/^audio\//);
+  });
+});
+
+test.describe("purchase success page", () => {
+  test("without an order id it shows the success view as before", async ({ page }) => {
+    await page.goto("/purchase/success");
+    await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+  });
+
+  test("an unknown order shows not found and the Error toast", async ({ page }) => {
+    await page.goto("/purchase/success?order_id=00000000-0000-4000-8000-000000000000&product_id=446894");
+    await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
+    await expect(page.getByText("Error", { exact: true })).toBeVisible();
+    await expect(page.getByText("Failed to verify your order. Please contact support.")).toBeVisible();
+  });
+
+  test("an unpaid order shows verifying, then Pending after 60 s with a way to contact support", async ({ page, request }) => {
+    const { orderId } = await startThroughApi(request, STUDIO.id, STUDIO.lifetimeVariant);
+    await page.clock.install();
+    await page.goto(`/purchase/success?order_id=${orderId}&product_id=${STUDIO.id}`);
+    await expect(page.getByText("Verifying your purchase...")).toBeVisible();
+    await page.clock.fastForward(61_000);
+    await expect(page.getByRole("heading", { name: "Pending" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Contact Support" })).toBeVisible();
+    await expect(page.getByText(orderId)).toBeVisible();
+  });
+});
+
+test.describe("GET /api/orders/:id", () => {
+  test("answers the status only, 404 for an unknown order and 400 for an invalid id", async ({ request }) => {
+    const { orderId } = await startThroughApi(request, STUDIO.id, STUDIO.lifetimeVariant);
+    expect(await (await request.get(`/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending" });
+    const unknown = await request.get("/api/orders/00000000-0000-4000-8000-000000000000");
+    expect(unknown.status()).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "Order not found" });
+    expect((await request.get("/api/orders/not-an-id")).status()).toBe(400);
+  });
+
+  test("POST /api/checkout refuses bad input with 4xx JSON", async ({ request }) => {
+    const cases: Array<[unknown, number]> = [
+      [{ productId: 999, variantId: STUDIO.lifetimeVariant, altcha: "x" }, 400],
+      [{ productId: STUDIO.id, variantId: 652996, altcha: "x" }, 400],
+      [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 0, altcha: "x" }, 400],
+      [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 101, altcha: "x" }, 400],
+      [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant }, 400],
+      [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, altcha: "bm90IGEgcGF5bG9hZA==" }, 422],
+    ];
+    for (const [data, status] of cases) {
+      const response = await request.post("/api/checkout", { data });
+      expect(response.status(), JSON.stringify(data)).toBe(status);
+      expect(typeof (await response.json()).error).toBe("string");
+    }
+  });
+});
+
+async function startThroughApi(request: APIRequestContext, productId: number, variantId: number) {
+  const challenge = (await (await request.get("/api/checkout/challenge")).json()) as Challenge;
+  const response = await request.post("/api/checkout", {
+    data: { productId, variantId, altcha: await solveCaptchaPayload(challenge) },
+    headers: { "X-Forwarded-For": clientAddress() },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { url: string; orderId: string };
+}
+
+/** The demo shop end to end without a browser: checkout, Pay (the same form post the page makes), order status. */
+async function buyThroughApi(request: APIRequestContext, productId: number, variantId: number): Promise<string> {
+  const { url, orderId } = await startThroughApi(request, productId, variantId);
+  const paid = await request.post(url, { maxRedirects: 0, headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "" });
+  expect(paid.status()).toBe(302);
+  expect(paid.headers().location).toBe(`/purchase/success?order_id=${orderId}&product_id=${productId}`);
+  return orderId;
+}
+
+test.describe("checkout with SellAuth (shop emulator)", () => {
+  let shop: ShopEmulator;
+  let app: AppServer;
+  const WEBHOOK_SECRET = "whsec_e2e_checkout_secret_0123456789";
+
+  test.beforeAll(async () => {
+    shop = await startShopEmulator();
+    app = await startAppServer({
+      env: { CHECKOUT_PROVIDER: "sellauth", SHOP_API_BASE: shop.url, SHOP_CHECKOUT_ORIGIN: shop.url, SHOP_ID: shop.shopId, SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    });
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+    await shop?.close();
+  });
+  test.beforeEach(() => shop.setCheckoutMode({ kind: "url" }));
+
+  test("opens the hosted checkout in the modal and completes the order on the shop's signed notification", async ({ page, request }) => {
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
+    await purchase.click();
+    const { orderId } = (await (await started).json()) as { orderId: string };
+    await expect(checkoutFrame(page).getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
+    const sent = shop.requests.find((r) => r.path === "/v1/checkout");
+    expect(sent?.body).toMatchObject({ cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }], shopId: Number(shop.shopId) });
+
+    const invoiceId = [...shop.invoices.keys()].at(-1) ?? "";
+    const target = `${app.url}/api/shop/notifications`;
+    const notify = (extra: Partial<Parameters<ShopEmulator["sendNotification"]>[1]> = {}) =>
+      shop.sendNotification(target, { event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", invoiceId, secret: WEBHOOK_SECRET, ...extra });
+    expect((await notify({ secret: "wrong" })).status).toBe(401);
+    expect((await notify({ timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
+    // The storefront checkout returns no invoice id, so this order cannot be matched: the notification is kept anyway.
+    expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({ status: 200, body: { ok: true, outcome: "unknown_invoice" } });
+    expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({ status: 200, body: { ok: true, outcome: "unknown_invoice", duplicate: true } });
+    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending" });
+  });
+
+  test("shows the shop's error text", async ({ page }) => {
+    shop.setCheckoutMode({ kind: "error", message: "Product is out of stock" });
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}`);
+    expect(await alertAfter(page, () => purchase.click())).toBe("Product is out of stock");
+  });
+
+  test('says "No checkout URL returned. Please try again." when the shop answers without a url', async ({ page }) => {
+    shop.setCheckoutMode({ kind: "no-url" });
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}`);
+    expect(await alertAfter(page, () => purchase.click())).toBe("No checkout URL returned. Please try again.");
+  });
+
+  test("shows a clear message when the shop fails with a 500", async ({ page }) => {
+    shop.setCheckoutMode({ kind: "500" });
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}`);
+    expect(await alertAfter(page, () => purchase.click())).toBe("The shop could not start the checkout (HTTP 500). Please try again.");
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toBeEnabled();
+  });
+});
+
+test.describe("checkout with SellAuth and an API key (shop emulator)", () => {
+  let shop: ShopEmulator;
+  let app: AppServer;
+  const WEBHOOK_SECRET = "whsec_e2e_api_secret_0123456789abcdef";
+
+  test.beforeAll(async () => {
+    shop = await startShopEmulator();
+    app = await startAppServer({
+      env: {
+        CHECKOUT_PROVIDER: "sellauth",
+        SHOP_API_BASE: shop.url,
+        SHOP_CHECKOUT_ORIGIN: shop.url,
+        SHOP_ID: shop.shopId,
+        SHOP_API_KEY: shop.apiKey,
+        SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      },
+    });
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+    await shop?.close();
+  });
+
+  test("completes the order only once the invoice API says it is paid", async ({ page, request }) => {
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
+    await purchase.click();
+    const { orderId } = (await (await started).json()) as { orderId: string };
+    await expect(checkoutFrame(page).getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
+    const invoiceId = [...shop.invoices.keys()].at(-1) ?? "";
+    const target = `${app.url}/api/shop/notifications`;
+    const event = { event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", invoiceId, secret: WEBHOOK_SECRET };
+
+    expect((await shop.sendNotification(target, event)).body).toEqual({ ok: true, outcome: "unchanged" });
+    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending" });
+    shop.setInvoiceStatus(invoiceId, "completed");
+    expect((await shop.sendNotification(target, event)).body).toEqual({ ok: true, outcome: "completed" });
+
+    await page.goto(`${app.url}/purchase/success?order_id=${orderId}&product_id=${STUDIO.id}`);
+    await expect(page.getByText("Completed", { exact: true })).toBeVisible();
+  });
+});
+
+test.describe("checkout in a new tab (CHECKOUT_MODAL=off)", () => {
+  let app: AppServer;
+  test.beforeAll(async () => {
+    app = await startAppServer({ env: { CHECKOUT_MODAL: "off" } });
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+
+  test("opens the demo checkout in a new tab, and paying there reaches Completed", async ({ page, context }) => {
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
+    const opened = context.waitForEvent("page");
+    await purchase.click();
+    const tab = await opened;
+    await tab.waitForURL(/\/demo-checkout\/demo-[0-9a-f-]{36}$/);
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(purchase).toBeEnabled();
+    await expect(tab.getByText("$299.93")).toBeVisible();
+    await tab.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect(tab.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+    await expect(tab.getByText("Completed", { exact: true })).toBeVisible();
+  });
+});

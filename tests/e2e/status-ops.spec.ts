@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { expect, type Page, test } from "@playwright/test";
+import { type AppServer, startAppServer } from "../support/app-server";
+
+// Operators change /status from the command line while the server runs; one server and database for this file.
+test.describe.configure({ mode: "serial" });
+
+const root = path.resolve(import.meta.dirname, "../..");
+let server: AppServer;
+
+test.beforeAll(async () => {
+  server = await startAppServer();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** Runs `npm run cli -- ...` (the same entry, via tsx) against the running server's database. */
+function cli(...args: string[]) {
+  const run = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["cli/index.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
+    encoding: "utf8",
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+function serviceRow(page: Page, name: string) {
+  return page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+}
+
+test("a status set by the CLI appears after Refresh Status, without a restart or reload", async ({ page }) => {
+  await page.goto(`${server.url}/status`);
+  const vault = serviceRow(page, "Kestrel Vault");
+  await expect(vault).toContainText("operational");
+  // A first refresh would put /api/status (public, max-age=30) in the browser cache if the button used it.
+  await page.getByRole("button", { name: "Refresh Status" }).click();
+  await expect(page.getByText("Successfully refreshed!")).toBeVisible();
+
+  cli("status", "set", "vault", "outage", "--uptime", "97.5");
+  await page.getByRole("button", { name: "Refresh Status" }).click();
+  await expect(vault).toContainText("outage");
+  await expect(vault).toContainText("97.5%");
+});
+
+test("a status set by the CLI shows at the next page load", async ({ page }) => {
+  cli("status", "set", "Kestrel Sandbox", "maintenance");
+  // The server reuses one render of /status for at most a second; retry the load until it is past that.
+  await expect(async () => {
+    await page.goto(`${server.url}/status`);
+    await expect(serviceRow(page, "Kestrel Sandbox")).toContainText("maintenance", { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
+});
+
+test("the incidents list appears only while an incident is open", async ({ page }) => {
+  await page.goto(`${server.url}/status`);
+  const incidents = page.getByRole("heading", { name: "Active incidents" });
+  await expect(incidents).toHaveCount(0);
+
+  const added = JSON.parse(cli("incidents", "add", "--title", "Licence server slow", "--body", "Activations take up to a minute.", "--json")) as { id: number };
+  await page.getByRole("button", { name: "Refresh Status" }).click();
+  await expect(incidents).toBeVisible();
+  await expect(page.getByText("Licence server slow")).toBeVisible();
+  await expect(page.getByText("Activations take up to a minute.")).toBeVisible();
+
+  cli("incidents", "resolve", String(added.id));
+  await page.getByRole("button", { name: "Refresh Status" }).click();
+  await expect(page.getByText("Licence server slow")).toHaveCount(0);
+  await expect(incidents).toHaveCount(0);
+});
+
+test("an unknown stored status shows as unknown, in the legend's colour", async ({ page }) => {
+  // The CLI refuses unknown values; a hand-edited database can still hold one.
+  const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
+  try {
+    db.prepare("UPDATE status_entries SET status = ? WHERE name = ?").run("exploded", "Kestrel Studio");
+  } finally {
+    db.close();
+  }
+  await page.goto(`${server.url}/status`);
+  await page.getByRole("button", { name: "Refresh Status" }).click();
+  const studio = serviceRow(page, "Kestrel Studio");
+  await expect(studio).toContainText("unknown");
+  await expect(studio).not.toContainText("exploded");
+
+  const colourOfDot = (scope: ReturnType<Page["locator"]>) => scope.locator("[aria-hidden='true']").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  const legendUnknown = page.getByRole("region", { name: "Legend" }).getByRole("listitem").filter({ hasText: "Unknown" });
+  expect(await colourOfDot(studio.getByText("unknown"))).toBe(await colourOfDot(legendUnknown));
+  expect(await colourOfDot(studio.getByText("unknown"))).not.toBe(await colourOfDot(serviceRow(page, "Kestrel Capture").getByText("operational")));
+});

@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import type { Challenge } from "altcha-lib";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createCaptcha, type SpentPayloadStore } from "~/features/captcha/captcha.server";
+import type { CheckoutCart } from "~/features/checkout/checkout";
+import { createSellAuthProvider } from "~/features/checkout/providers/sellauth.server";
+import { solveCaptchaPayload } from "../support/captcha-solver";
+import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
+
+const cart: CheckoutCart = { productId: 446891, productName: "Kestrel Sandbox", variantId: 653003, durationLabel: "1 Week", quantity: 1, amountCents: 1199 };
+const memoryStore = (): SpentPayloadStore => {
+  const spent = new Set<string>();
+  return { markSpent: async (signature) => !spent.has(signature) && Boolean(spent.add(signature)) };
+};
+const ownCaptcha = createCaptcha({ hmacKey: crypto.randomBytes(32).toString("hex"), store: memoryStore(), counterRange: [20, 50] });
+
+describe("SellAuth provider against the shop emulator", () => {
+  let shop: ShopEmulator;
+  beforeAll(async () => {
+    shop = await startShopEmulator();
+  });
+  afterAll(async () => {
+    await shop.close();
+  });
+  beforeEach(() => {
+    shop.setCheckoutMode({ kind: "url" });
+    shop.requests.length = 0;
+  });
+  const storefront = (timeoutMs?: number) => createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, captcha: ownCaptcha, timeoutMs });
+  const shopCaptcha = async () => {
+    const challenge = await storefront().challenge();
+    if ("error" in challenge) throw new Error(challenge.error);
+    return solveCaptchaPayload(challenge.challenge as Challenge);
+  };
+
+  it("proxies the shop's ALTCHA challenge and starts a storefront checkout with {cart, shopId, altcha}", async () => {
+    const altcha = await shopCaptcha();
+    const result = await storefront().createCheckout(cart, altcha);
+    expect(result).toEqual({ url: expect.stringMatching(new RegExp(`^${shop.url}/checkout/\\d+$`)) });
+    const sent = shop.requests.find((r) => r.path === "/v1/checkout");
+    expect(sent?.body).toEqual({ cart: [{ productId: 446891, variantId: 653003, quantity: 1 }], shopId: 151480, altcha });
+    expect(sent?.headers.authorization).toBeUndefined();
+  });
+
+  it("passes the shop's own error text through, as a refusal of the buyer's input", async () => {
+    shop.setCheckoutMode({ kind: "error", message: "Product is out of stock" });
+    expect(await storefront().createCheckout(cart, "x")).toEqual({ error: "Product is out of stock", rejected: true });
+  });
+
+  it('says "No checkout URL returned. Please try again." when the answer has no url', async () => {
+    shop.setCheckoutMode({ kind: "no-url" });
+    expect(await storefront().createCheckout(cart, "x")).toEqual({ error: "No checkout URL returned. Please try again." });
+  });
+
+  it("turns a 500 and a non-JSON answer into clear errors", async () => {
+    shop.setCheckoutMode({ kind: "500" });
+    expect(await storefront().createCheckout(cart, "x")).toEqual({ error: "The shop could not start the checkout (HTTP 500). Please try again." });
+    shop.setCheckoutMode({ kind: "not-json" });
+    expect(await storefront().createCheckout(cart, "x")).toEqual({ error: "The shop sent an unexpected answer (HTTP 502). Please try again." });
+  });
+
+  it("gives up on a shop that does not answer within the timeout", async () => {
+    shop.setCheckoutMode({ kind: "slow", delayMs: 2_000 });
+    expect(await storefront(200).createCheckout(cart, "x")).toEqual({ error: "The shop did not answer in time. Please try again." });
+  });
+
+  it("reports an unreachable shop", async () => {
+    const gone = createSellAuthProvider({ apiBase: "http://127.0.0.1:9", shopId: "151480", captcha: ownCaptcha });
+    expect(await gone.createCheckout(cart, "x")).toEqual({ error: "Could not reach the shop. Please try again." });
+  });
+
+  describe("with an API key", () => {
+    const api = () => createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, captcha: ownCaptcha });
+
+    it("serves our own challenge, verifies it once, and uses POST /v1/shops/{shopId}/checkout with the Bearer key", async () => {
+      const challenge = await api().challenge();
+      if ("error" in challenge) throw new Error(challenge.error);
+      const altcha = await solveCaptchaPayload(challenge.challenge as Challenge);
+      const result = await api().createCheckout(cart, altcha);
+      if (!("url" in result)) throw new Error(result.error);
+      expect(result.invoiceId).toMatch(/^\d+$/);
+      const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout`);
+      expect(sent?.headers.authorization).toBe(`Bearer ${shop.apiKey}`);
+      expect(sent?.body).toEqual({ cart: [{ productId: 446891, variantId: 653003, quantity: 1 }] });
+      expect(await api().createCheckout(cart, altcha)).toEqual({ error: "Captcha verification failed. Please try again.", rejected: true });
+    });
+
+    it("looks invoices up for their real status", async () => {
+      const result = await api().createCheckout(cart, await solveCaptchaPayload(await ownCaptcha.issueChallenge()));
+      if (!("invoiceId" in result) || !result.invoiceId) throw new Error("no invoice id");
+      const lookup = api().lookupInvoice;
+      expect(await lookup?.(result.invoiceId)).toEqual({ outcome: "other" });
+      shop.setInvoiceStatus(result.invoiceId, "completed");
+      expect(await lookup?.(result.invoiceId)).toEqual({ outcome: "paid" });
+      expect(await lookup?.("404404")).toEqual({ error: "Invoice lookup failed (HTTP 404)" });
+    });
+  });
+});

@@ -1,0 +1,14 @@
+import type { Page } from "@playwright/test";
+
+/**
+ * Opens a page and waits until React Router's client modules ran and the browser went idle twice (lazy parts such as
+ * the chat panel load on idle). Not "networkidle": the proof-of-work widget's workers are terminated once solved, and
+ * Chromium then never reports their module request finished, so networkidle can wait forever on product pages.
+ */
+export async function gotoHydrated(page: Page, path: string) {
+  const response = await page.goto(path);
+  await page.waitForLoadState("load");
+  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))));
+  return response;
+}

@@ -1,0 +1,32 @@
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Every page a visitor can reach (the sitemap's pages, the success page and a 404), for sweeps over all routes. */
+export function allPagePaths(): string[] {
+  const products = JSON.parse(fs.readFileSync(path.join(root, "content/products.json"), "utf8")) as Array<{ id: number }>;
+  return [
+    "/",
+    "/products",
+    ...products.map((p) => `/product/${p.id}`),
+    "/status",
+    "/reviews",
+    "/reseller",
+    "/faq",
+    "/docs",
+    "/downloads",
+    "/terms",
+    "/privacy",
+    "/refund",
+    "/dmca",
+    "/purchase/success",
+    "/this-page-does-not-exist",
+  ];
+}
+
+/** The paths listed in /sitemap.xml (to prove allPagePaths() has not drifted from it). */
+export async function sitemapPaths(baseUrl: string): Promise<string[]> {
+  const xml = await (await fetch(new URL("/sitemap.xml", baseUrl))).text();
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? "/").pathname);
+}
