@@ -12,7 +12,9 @@ import lighthouse from "lighthouse";
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
 
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
-const LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "/faq", "/reviews", "/docs", "/reseller"];
+const ALL_LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "/faq", "/reviews", "/docs", "/reseller"];
+// BENCH_ROUTES="/,/faq" narrows Lighthouse to some routes while iterating on one change.
+const LIGHTHOUSE_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : ALL_LIGHTHOUSE_ROUTES;
 const LOAD_ROUTES = ["/", "/products", "/product/446894", "/status", "/api/status"];
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -74,36 +76,38 @@ try {
     await chrome?.kill();
   }
 
-  // The static baseline serves exactly the bytes the shop rendered for each route.
-  const htmlDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-html-"));
-  for (const route of LOAD_ROUTES) fs.writeFileSync(path.join(htmlDir, `${route.replace(/\//g, "_") || "_"}.html`), Buffer.from(await (await fetch(server.url + route)).arrayBuffer()));
-  const staticPort = await freePort();
-  const staticServer = spawn(process.execPath, ["scripts/lib/static-html-server.mjs", htmlDir, String(staticPort)], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise((resolve) => staticServer.stdout.once("data", resolve));
+  if (!process.env.BENCH_SKIP_LOAD) {
+    // The static baseline serves exactly the bytes the shop rendered for each route.
+    const htmlDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-html-"));
+    for (const route of LOAD_ROUTES) fs.writeFileSync(path.join(htmlDir, `${route.replace(/\//g, "_") || "_"}.html`), Buffer.from(await (await fetch(server.url + route)).arrayBuffer()));
+    const staticPort = await freePort();
+    const staticServer = spawn(process.execPath, ["scripts/lib/static-html-server.mjs", htmlDir, String(staticPort)], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise((resolve) => staticServer.stdout.once("data", resolve));
 
-  console.log(`\n## autocannon (${CONNECTIONS} connections, ${DURATION} s each, no compression)`);
-  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-  console.log("| route | shop req/s | shop p50 | shop p99 | shop CPU/req | static req/s | static p50 | static p99 | static CPU/req | shop / static |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
-  for (const route of LOAD_ROUTES) {
-    const shop = await load(server.url + route, undefined, pid);
-    const baseline = await load(`http://127.0.0.1:${staticPort}${route}`, undefined, staticServer.pid);
-    console.log(
-      `| ${route} | ${shop.rps} | ${shop.p50} ms | ${shop.p99} ms | ${shop.cpuUs} µs | ${baseline.rps} | ${baseline.p50} ms | ${baseline.p99} ms | ${baseline.cpuUs} µs | ${Math.round((100 * shop.rps) / baseline.rps)}% |`,
-    );
+    console.log(`\n## autocannon (${CONNECTIONS} connections, ${DURATION} s each, no compression)`);
+    console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    console.log("| route | shop req/s | shop p50 | shop p99 | shop CPU/req | static req/s | static p50 | static p99 | static CPU/req | shop / static |");
+    console.log("|---|---|---|---|---|---|---|---|---|---|");
+    for (const route of LOAD_ROUTES) {
+      const shop = await load(server.url + route, undefined, pid);
+      const baseline = await load(`http://127.0.0.1:${staticPort}${route}`, undefined, staticServer.pid);
+      console.log(
+        `| ${route} | ${shop.rps} | ${shop.p50} ms | ${shop.p99} ms | ${shop.cpuUs} µs | ${baseline.rps} | ${baseline.p50} ms | ${baseline.p99} ms | ${baseline.cpuUs} µs | ${Math.round((100 * shop.rps) / baseline.rps)}% |`,
+      );
+    }
+    // Cache busting (a unique query string per request) forces a full render every time: the uncached floor.
+    let n = 0;
+    const uncached = await load(`${server.url}/product/446894`, { setupRequest: (req) => ({ ...req, path: `/product/446894?bench=${n++}` }) }, pid);
+    console.log(`| /product/446894?unique (every request rendered) | ${uncached.rps} | ${uncached.p50} ms | ${uncached.p99} ms | ${uncached.cpuUs} µs | – | – | – | – | – |`);
+    console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    staticServer.kill();
+    fs.rmSync(htmlDir, { recursive: true, force: true });
+
+    const loadedRss = rssMb(pid);
+    const idleAfter = await measureIdleRss();
+    console.log("\n## Server memory (RSS)");
+    console.log(`idle after warm-up + gc(): ${idleRss.toFixed(0)} MB; right after load: ${loadedRss.toFixed(0)} MB; idle again after gc(): ${idleAfter.toFixed(0)} MB`);
   }
-  // Cache busting (a unique query string per request) forces a full render every time: the uncached floor.
-  let n = 0;
-  const uncached = await load(`${server.url}/product/446894`, { setupRequest: (req) => ({ ...req, path: `/product/446894?bench=${n++}` }) }, pid);
-  console.log(`| /product/446894?unique (every request rendered) | ${uncached.rps} | ${uncached.p50} ms | ${uncached.p99} ms | ${uncached.cpuUs} µs | – | – | – | – | – |`);
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-  staticServer.kill();
-  fs.rmSync(htmlDir, { recursive: true, force: true });
-
-  const loadedRss = rssMb(pid);
-  const idleAfter = await measureIdleRss();
-  console.log("\n## Server memory (RSS)");
-  console.log(`idle after warm-up + gc(): ${idleRss.toFixed(0)} MB; right after load: ${loadedRss.toFixed(0)} MB; idle again after gc(): ${idleAfter.toFixed(0)} MB`);
 } finally {
   await server.stop();
 }
