@@ -1,17 +1,17 @@
 import "~/lib/zod-without-eval";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError, useRouteLoaderData } from "react-router";
-import { Toaster } from "sonner";
 import { getContent } from "~/features/content/content.server";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
+import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
 import { PageTransitionProvider, usePageTransition, useScrollToTopOnPathChange, useSmoothHashLinks } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { SiteHeader } from "~/features/layout/site-header";
+import { Toasts } from "~/features/layout/toasts";
 import { organizationJsonLd } from "~/features/layout/structured-data";
 import { SupportChatLauncher } from "~/features/support-chat/support-chat-launcher";
 import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/root";
-import "./app.css";
 
 export function loader() {
   return { layout: toLayoutData(getContent().site, getEnv().PUBLIC_URL) };
@@ -36,6 +36,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#020617" />
+        <InlineStylesheet />
         <Meta />
         <Links />
       </head>
@@ -49,7 +50,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 function Shell({ layout, children }: { layout: LayoutData; children: React.ReactNode }) {
-  const { pathname } = useLocation();
+  const { pathname, key: locationKey } = useLocation();
+  // The first, server-rendered page paints at once (a fade there only delays LCP); client navigations fade in.
+  const fadeIn = locationKey !== "default";
   const { isTransitioning } = usePageTransition();
   useScrollToTopOnPathChange();
   useSmoothHashLinks();
@@ -63,14 +66,14 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
         id="main"
         key={pathname}
         data-transitioning={isTransitioning ? "true" : "false"}
-        className="flex-1 animate-page-in transition-opacity duration-100 data-[transitioning=true]:opacity-0"
+        className={`flex-1 transition-opacity duration-100 data-[transitioning=true]:opacity-0 ${fadeIn ? "animate-page-in" : ""}`}
       >
         {children}
       </main>
       <SiteFooter layout={layout} />
       <JsonLd data={organizationJsonLd({ name: layout.brand, publicUrl: layout.publicUrl, description: layout.description, sameAs: [layout.community.url] })} />
       <SupportChatLauncher />
-      <Toaster visibleToasts={3} duration={4000} theme="dark" position="bottom-left" richColors closeButton />
+      <Toasts />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { gotoHydrated } from "../support/hydration";
 
 const COMMUNITY_URL = "https://chat.example.com/kestrel";
 
@@ -120,14 +121,21 @@ test.describe("page transitions and scrolling", () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same document");
   });
 
-  test("fades pages in, and not at all with prefers-reduced-motion", async ({ page }) => {
-    await page.goto("/faq");
+  test("fades pages in on navigation (not on the first paint), and not at all with prefers-reduced-motion", async ({ page }) => {
     const animation = () => page.locator("main#main").evaluate((el) => ({ name: getComputedStyle(el).animationName, duration: Number.parseFloat(getComputedStyle(el).animationDuration) }));
+    const navigateToFaq = async () => {
+      await gotoHydrated(page, "/docs");
+      await page.getByRole("contentinfo").getByRole("link", { name: "FAQ" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
+    };
+    await page.goto("/faq");
+    expect((await animation()).name).toBe("none");
+    await navigateToFaq();
     expect(await animation()).toEqual({ name: "page-in", duration: 0.3 });
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("smooth");
 
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await page.goto("/faq");
+    await navigateToFaq();
     const reduced = await animation();
     expect(reduced.duration).toBeLessThan(0.001);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");

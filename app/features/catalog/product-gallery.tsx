@@ -7,6 +7,12 @@ import type { Image } from "~/features/content/content";
  */
 export function ProductGallery({ images, productName }: { images: readonly Image[]; productName: string }) {
   const [index, setIndex] = useState(0);
+  // Only a picked image fades in: the first one is the page's LCP and must paint at once.
+  const [picked, setPicked] = useState(false);
+  const show = (at: number) => {
+    setIndex(at);
+    setPicked(true);
+  };
   const thumbs = useRef<Array<HTMLButtonElement | null>>([]);
   const current = images[index] ?? images[0]!;
 
@@ -15,7 +21,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
     const next = event.key === "ArrowRight" ? (at === last ? 0 : at + 1) : event.key === "ArrowLeft" ? (at === 0 ? last : at - 1) : undefined;
     if (next === undefined) return;
     event.preventDefault();
-    setIndex(next);
+    show(next);
     thumbs.current[next]?.focus();
   }
 
@@ -29,7 +35,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
           width={current.width}
           height={current.height}
           fetchPriority={index === 0 ? "high" : "auto"}
-          className="aspect-[8/5] h-auto w-full animate-page-in object-cover"
+          className={`aspect-[8/5] h-auto w-full object-cover ${picked ? "animate-page-in" : ""}`}
         />
       </div>
       {images.length > 1 ? (
@@ -43,7 +49,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
                 type="button"
                 aria-label={`Show image ${at + 1} of ${images.length}: ${image.alt}`}
                 aria-pressed={at === index}
-                onClick={() => setIndex(at)}
+                onClick={() => show(at)}
                 onKeyDown={(e) => onKeyDown(e, at)}
                 className={`block overflow-hidden rounded-lg border-2 transition ${at === index ? "border-sky-400" : "border-transparent opacity-70 hover:opacity-100"}`}
               >
