@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "~/features/layout/toasts";
 import { orderStatusSchema } from "./orders";
 
 export const ORDER_POLL_INTERVAL_MS = 2_000;

@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore } from "react";
-import { toast } from "sonner";
+import { toast } from "~/features/layout/toasts";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { openSupportChat } from "~/features/support-chat/open-support-chat";
 import { type DisplayStatus, STATUS_LEGEND, type StatusSnapshot } from "./status";

@@ -1,6 +1,6 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "~/features/layout/toasts";
 import { loadCaptchaWidget } from "~/features/captcha/captcha-widget.client";
 import { solveCaptcha } from "./captcha-solver.client";
 import {
