@@ -7,6 +7,23 @@ import { precompressAssets } from "./scripts/vite-precompress-assets";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            // Few, larger chunks: on HTTP/1.1 a browser opens six connections per host, so a first visit paid a round
+            // trip for each of ~17 small files. React and React Router share one chunk; the small modules pages share
+            // another (lazily loaded features stay in their own chunks).
+            codeSplitting: {
+              groups: [
+                { name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/, priority: 2 },
+                { name: "shared", test: /[\\/]app[\\/](components|lib|features[\\/](layout|catalog)|features[\\/]support-chat[\\/]open-support-chat)/, minShareCount: 2, priority: 1 },
+              ],
+            },
+          },
+        },
+      },
+    },
     // The SSR bundle's entry is the Express app, so APIs, workers and pages share one module graph.
     ssr: { build: { rolldownOptions: { input: "./app/server/app.ts" }, target: "node24" } },
   },

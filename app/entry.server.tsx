@@ -4,12 +4,16 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import siteCss from "~/app.css?inline";
+import { InlineStylesheetContext, inlinableCss } from "~/features/layout/inline-stylesheet";
 import { documentCacheControl } from "~/server/cache-headers.server";
 import { nonceContext } from "~/server/context.server";
 import { getEnv } from "~/server/env.server";
 import { contentSecurityPolicy, frameOptions, routeSecurityOf } from "~/server/security-headers.server";
 
 export const streamTimeout = 5_000;
+
+const inlineCss = inlinableCss(siteCss);
 
 export default function handleRequest(
   request: Request,
@@ -38,7 +42,11 @@ export default function handleRequest(
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     };
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    const { pipe, abort } = renderToPipeableStream(
+      <InlineStylesheetContext value={{ css: inlineCss, nonce }}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </InlineStylesheetContext>,
+      {
       nonce,
       onShellReady() {
         if (!waitForAll) respond();

@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type AppServer, freePort, startAppServer } from "../support/app-server";
 
@@ -54,18 +56,29 @@ test.describe("compression and asset caching", () => {
   test("HTML, JavaScript, CSS and JSON are compressed with brotli or gzip", async ({ request }) => {
     const html = await (await request.get("/")).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
-    const stylesheet = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+    // The site stylesheet is inline; the proof-of-work widget's stylesheet is the one CSS file still fetched.
+    const stylesheet = fs.readdirSync(path.join(process.env.BUILD_DIR ?? "build", "client/assets")).find((f) => f.endsWith(".css"));
     expect(script).toBeTruthy();
     expect(stylesheet).toBeTruthy();
     for (const [path, encoding] of [
       ["/", "br"],
       [script, "br"],
-      [stylesheet, "gzip"],
+      [`/assets/${stylesheet}`, "gzip"],
       ["/api/reviews", "gzip"],
     ] as const) {
       const res = await request.get(path ?? "", { headers: { "Accept-Encoding": encoding } });
       expect(res.headers()["content-encoding"], path).toBe(encoding);
     }
+  });
+
+  test("the site stylesheet is inline, under the response's nonce, and nothing else blocks rendering", async ({ request }) => {
+    const res = await request.get("/faq");
+    const html = await res.text();
+    const nonce = nonceOf(res.headers()["content-security-policy"] ?? "");
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(new RegExp(`<style id="site-css" nonce="${nonce}">[^<]*\\.sr-only\\{`));
+    expect(head).not.toMatch(/<link[^>]+rel="stylesheet"/);
+    expect(head).not.toMatch(/<script(?![^>]*(type="module"|type="application\/ld\+json"|async))[^>]*src=/);
   });
 
   test("hashed assets are cacheable forever", async ({ request }) => {
