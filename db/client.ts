@@ -20,6 +20,8 @@ export interface DbOptions {
   dataDir: string;
   /** PostgreSQL schema to use (tests isolate themselves in one). */
   pgSchema?: string;
+  /** Told when the server ends an idle pooled connection; the pool has already dropped it and reconnects on demand. */
+  onIdleError?: (error: Error) => void;
 }
 
 export function openDatabase(options: DbOptions): DbHandle {
@@ -29,6 +31,8 @@ export function openDatabase(options: DbOptions): DbHandle {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // pg emits 'error' when the server ends an idle client (restart, failover, DROP DATABASE ... WITH (FORCE)); unheard, it crashes the process.
+    pool.on("error", (error) => options.onIdleError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", close: () => db.destroy() };
   }

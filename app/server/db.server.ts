@@ -1,5 +1,6 @@
 import { type DbHandle, migrateToLatest, openDatabase } from "../../db/client";
 import { getEnv } from "./env.server";
+import { logger } from "./logger.server";
 
 let handle: DbHandle | undefined;
 
@@ -7,7 +8,12 @@ let handle: DbHandle | undefined;
 export function getDb(): DbHandle {
   if (!handle) {
     const env = getEnv();
-    handle = openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+    handle = openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      // The message only: pg attaches the client (and its connection parameters, password included) to the error.
+      onIdleError: (error) => logger.warn({ err: { message: error.message } }, "PostgreSQL closed an idle connection; the next query reconnects"),
+    });
   }
   return handle;
 }
