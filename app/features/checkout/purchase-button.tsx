@@ -1,11 +1,14 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useCaptcha } from "~/features/captcha/use-captcha";
 import type { Duration, Product } from "~/features/content/content";
 import { CHECKOUT_MESSAGES } from "./checkout";
 import { CHECKOUT_CHALLENGE_URL, requestCheckout } from "./checkout-client";
-import { CheckoutModal } from "./checkout-modal";
+
+// The dialog (Radix and its scroll lock) is fetched once the page is idle, not with the page's first JavaScript.
+const loadCheckoutModal = () => import("./checkout-modal");
+type CheckoutModalComponent = Awaited<ReturnType<typeof loadCheckoutModal>>["CheckoutModal"];
 
 export interface PurchaseButtonProps {
   product: Pick<Product, "id" | "name">;
@@ -31,6 +34,14 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
   const running = useRef(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const loading = phase.name === "loading";
+  // Mounted from the first opening on, so closing keeps the dialog's exit and focus return.
+  const [CheckoutModal, setCheckoutModal] = useState<CheckoutModalComponent | null>(null);
+
+  useEffect(() => {
+    if (!useModal) return;
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+    idle(() => void loadCheckoutModal());
+  }, [useModal]);
 
   async function purchase() {
     // A ref, not state: a second click in the same frame must see the first one.
@@ -46,7 +57,11 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
     // A new tab must be opened inside the click, or popup blockers stop it; it is pointed at the checkout later.
     const tab = useModal ? null : window.open("", "_blank");
     setPhase({ name: "loading" });
-    const outcome = await requestCheckout({ productId: product.id, variantId: duration.variantId, altcha: captcha.payload });
+    // The dialog's code (usually already fetched while the page was idle) loads alongside the checkout request.
+    const [outcome, modalModule] = await Promise.all([
+      requestCheckout({ productId: product.id, variantId: duration.variantId, altcha: captcha.payload }),
+      useModal ? loadCheckoutModal().catch(() => null) : null,
+    ]);
     // Every payload is single-use: solve a fresh one for the next attempt.
     captcha.refresh();
     running.current = false;
@@ -56,8 +71,9 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
       window.alert(outcome.message);
       return;
     }
-    if (useModal) {
+    if (useModal && modalModule) {
       window.scrollTo({ top: 0, behavior: "smooth" });
+      setCheckoutModal(() => modalModule.CheckoutModal);
       setPhase({ name: "open", url: outcome.url, startedAt });
       return;
     }
@@ -91,13 +107,15 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
         )}
       </button>
       {captcha.widget}
-      <CheckoutModal
-        url={phase.name === "open" ? phase.url : undefined}
-        startedAt={phase.name === "open" ? phase.startedAt : undefined}
-        productName={`${product.name} (${duration.label})`}
-        onClose={() => setPhase({ name: "idle" })}
-        returnFocusTo={buttonRef}
-      />
+      {CheckoutModal ? (
+        <CheckoutModal
+          url={phase.name === "open" ? phase.url : undefined}
+          startedAt={phase.name === "open" ? phase.startedAt : undefined}
+          productName={`${product.name} (${duration.label})`}
+          onClose={() => setPhase({ name: "idle" })}
+          returnFocusTo={buttonRef}
+        />
+      ) : null}
     </>
   );
 }
