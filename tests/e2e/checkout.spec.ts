@@ -273,8 +273,11 @@ test.describe("purchase success page", () => {
   test("an unpaid order shows verifying, then Pending after 60 s with a way to contact support", async ({ page, request }) => {
     const { orderId } = await startThroughApi(request, STUDIO.id, STUDIO.lifetimeVariant);
     await page.clock.install();
+    // The 60 s count starts with the first check, once the page has hydrated: jump only after it.
+    const firstCheck = page.waitForRequest((r) => r.url().includes(`/api/orders/${orderId}`));
     await page.goto(`/purchase/success?order_id=${orderId}&product_id=${STUDIO.id}`);
     await expect(page.getByText("Verifying your purchase...")).toBeVisible();
+    await firstCheck;
     await page.clock.fastForward(61_000);
     await expect(page.getByRole("heading", { name: "Pending" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Contact Support" })).toBeVisible();
