@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type express from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { isSharedCacheable, serverRenderTtlMs } from "./cache-headers.server";
+import { compressTemplate, type GzipTemplate, gzipChunks } from "./gzip-template.server";
 
 /**
  * Rendered-HTML cache for shareable pages (docs/decisions/009). A page is rendered once per URL per TTL (1 s live, 5 s content); each response
@@ -16,6 +17,8 @@ const PER_RESPONSE_HEADERS = new Set(["content-length", "date", "set-cookie", "e
 interface CachedPage {
   /** The page split at each nonce, pre-encoded: a response is the parts joined with its own nonce. */
   bodyParts: Buffer[];
+  /** The same parts compressed once: gzip responses cost a CRC, not a compression. */
+  gzip: GzipTemplate;
   headers: Array<[string, string]>;
   etag: string;
   expiresAt: number;
@@ -53,7 +56,8 @@ export function createPageHandler(
     const headers: Array<[string, string]> = [];
     for (const [name, value] of response.headers) if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
     const etag = `W/"${crypto.createHash("sha1").update(template).digest("base64url")}"`;
-    return { bodyParts: template.split(NONCE_SLOT).map((part) => Buffer.from(part)), headers, etag, expiresAt: Date.now() + serverRenderTtlMs(cacheControl ?? "") };
+    const bodyParts = template.split(NONCE_SLOT).map((part) => Buffer.from(part));
+    return { bodyParts, gzip: compressTemplate(bodyParts), headers, etag, expiresAt: Date.now() + serverRenderTtlMs(cacheControl ?? "") };
   }
 
   function sendCached(req: express.Request, res: express.Response, page: CachedPage) {
@@ -68,19 +72,19 @@ export function createPageHandler(
     }
     const nonce = String(res.locals.nonce);
     for (const [name, value] of page.headers) res.set(name, value.replaceAll(NONCE_SLOT, nonce));
-    // The parts and nonce go out as one corked writev: no per-response copy of the page, less garbage.
+    // The chunks go out as one corked writev: no per-response copy of the page, less garbage.
     const nonceBytes = Buffer.from(nonce);
-    const length = page.bodyParts.reduce((sum, part) => sum + part.length, 0) + nonceBytes.length * (page.bodyParts.length - 1);
-    res.status(200).set("Content-Length", String(length));
+    const gzip = wantsGzip(req);
+    const chunks = gzip ? gzipChunks(page.gzip, nonceBytes) : page.bodyParts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
+    // Already encoded: the compression middleware leaves a response with a Content-Encoding alone.
+    if (gzip) res.set("Content-Encoding", "gzip");
+    res.status(200).set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
     if (req.method === "HEAD") {
       res.end();
       return;
     }
     res.cork();
-    page.bodyParts.forEach((part, index) => {
-      if (index > 0) res.write(nonceBytes);
-      res.write(part);
-    });
+    for (const chunk of chunks) res.write(chunk);
     res.end();
     res.uncork();
   }
@@ -115,6 +119,11 @@ export function createPageHandler(
       next(error);
     }
   };
+}
+
+/** Gzip when the client says it takes it; a request without Accept-Encoding gets the page as is. */
+function wantsGzip(req: express.Request): boolean {
+  return req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip", "identity") === "gzip";
 }
 
 function isFresh(ifNoneMatch: string | undefined, etag: string): boolean {

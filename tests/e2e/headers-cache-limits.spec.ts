@@ -71,6 +71,21 @@ test.describe("compression and asset caching", () => {
     }
   });
 
+  test("a browser's Accept-Encoding gets cached pages gzip-encoded, each response with its own nonce", async ({ request }) => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const res = await request.get("/faq", { headers: { "Accept-Encoding": "gzip, deflate, br, zstd" } });
+      expect(res.headers()["content-encoding"]).toBe("gzip");
+      expect(res.headers().vary).toMatch(/Accept-Encoding/i);
+      const nonce = nonceOf(res.headers()["content-security-policy"] ?? "") ?? "";
+      const html = await res.text();
+      expect(html).toContain(`<style id="site-css" nonce="${nonce}">`);
+      expect(html).toContain("Frequently Asked Questions");
+      nonces.add(nonce);
+    }
+    expect(nonces.size).toBe(2);
+  });
+
   test("the site stylesheet is inline, under the response's nonce, and nothing else blocks rendering", async ({ request }) => {
     const res = await request.get("/faq");
     const html = await res.text();
