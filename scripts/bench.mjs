@@ -95,6 +95,11 @@ try {
         `| ${route} | ${shop.rps} | ${shop.p50} ms | ${shop.p99} ms | ${shop.cpuUs} µs | ${baseline.rps} | ${baseline.p50} ms | ${baseline.p99} ms | ${baseline.cpuUs} µs | ${Math.round((100 * shop.rps) / baseline.rps)}% |`,
       );
     }
+    // What a browser gets: its Accept-Encoding makes cached pages go out gzip-encoded (compressed once per render).
+    for (const route of ["/", "/product/446894"]) {
+      const browser = await load(server.url + route, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } }, pid);
+      console.log(`| ${route} (browser Accept-Encoding: gzip) | ${browser.rps} | ${browser.p50} ms | ${browser.p99} ms | ${browser.cpuUs} µs | – | – | – | – | – |`);
+    }
     // Cache busting (a unique query string per request) forces a full render every time: the uncached floor.
     let n = 0;
     const uncached = await load(`${server.url}/product/446894`, { setupRequest: (req) => ({ ...req, path: `/product/446894?bench=${n++}` }) }, pid);
