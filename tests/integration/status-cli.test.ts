@@ -51,7 +51,7 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
     const { code, stdout } = await run(statusCommand, ["set", "446889", "Outage", "--uptime", "98.50", "--json"], database.handle.db);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ name: "Kestrel Vault", status: "outage", uptime: "98.5" });
-    // The page loader and GET /api/status read these rows per request.
+    // The page loader and GET /api/status read these rows (reusing a read for at most a second).
     expect((await listStatusEntries(database.handle.db)).map((e) => [e.name, e.status, e.uptime])).toEqual([
       ["Kestrel Vault", "outage", "98.5"],
       ["Kestrel Sandbox", "outage", "97.25"],

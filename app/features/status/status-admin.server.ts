@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
 import { type DisplayStatus, type Incident, KNOWN_STATUSES, type KnownStatus, toDisplayStatus } from "./status";
 
-// Operator-side status changes (the CLI). The /status page and GET /api/status read the same tables per request,
+// Operator-side status changes (the CLI). The /status page and GET /api/status read the same tables (each reuses a read for at most 1 s),
 // so a change here shows at the next page load or "Refresh Status" without a restart.
 
 export const MAX_INCIDENT_TITLE = 200;
