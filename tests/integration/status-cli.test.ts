@@ -112,15 +112,16 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
     expect(stderr).toMatch(message);
   });
 
-  it("the real CLI entry (npm run cli) works against this database as a child process", () => {
+  // Three tsx start-ups: seconds each on a busy machine. spawnSync blocks the worker, so each run has its own limit.
+  it("the real CLI entry (npm run cli) works against this database as a child process", { timeout: 90_000 }, () => {
     const env = { ...process.env, LOG_LEVEL: "warn", DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? "" };
     const tsx = path.join(root, "node_modules/.bin/tsx");
-    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational", "--uptime", "99.95"], { cwd: root, env, encoding: "utf8" });
+    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational", "--uptime", "99.95"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
     expect(set.status, set.stderr).toBe(0);
-    const list = spawnSync(tsx, ["cli/index.ts", "status", "list", "--json"], { cwd: root, env, encoding: "utf8" });
+    const list = spawnSync(tsx, ["cli/index.ts", "status", "list", "--json"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
     expect(list.status, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ name: "Kestrel Vault", status: "operational", uptime: "99.95" }));
-    const bad = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "sideways"], { cwd: root, env, encoding: "utf8" });
+    const bad = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "sideways"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('Unknown status "sideways"');
   });
