@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { waitForHydration } from "../support/hydration";
 import { startVouchPageFake, type VouchPageFake, vouchFixture } from "../fakes/vouch-page";
 
 // Servers pointed at fake vouch pages (real HTTP on 127.0.0.1), shared by the tests of this file: they run in order
@@ -169,6 +170,8 @@ test.describe("/reviews page", () => {
     });
     await page.goto(`${live.url}/reviews`);
     await expect(page.getByText("@mallory")).toBeVisible();
+    // The 60 s interval starts when the page has hydrated.
+    await waitForHydration(page);
     await page.clock.runFor(59_000);
     expect(calls).toBe(0);
     await page.clock.runFor(1_000);
@@ -196,6 +199,7 @@ test.describe("/reviews page", () => {
     await page.route("**/api/reviews?source=page", (route) => route.fulfill({ status: 502, body: "" }));
     await page.goto(`${live.url}/reviews`);
     await expect(page.getByText("@mallory")).toBeVisible();
+    await waitForHydration(page);
     await page.clock.runFor(60_000);
     await expect(page.getByText("@mallory")).toBeVisible();
     await expect(page.getByText("Failed to load vouches. Using sample data.")).toHaveCount(0);

@@ -12,3 +12,15 @@ export async function gotoHydrated(page: Page, path: string) {
   await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))));
   return response;
 }
+
+/**
+ * Waits until React has hydrated the page (its fiber sits on `#main`) and a frame has passed, so mount effects (e.g.
+ * timers a test then drives with `page.clock`) exist. Works with an installed clock, unlike idle-callback waits.
+ */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const main = document.querySelector("#main");
+    return main !== null && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+  });
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+}
