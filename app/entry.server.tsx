@@ -4,16 +4,14 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import siteCss from "~/app.css?inline";
-import { InlineStylesheetContext, inlinableCss } from "~/features/layout/inline-stylesheet";
+import { InlineStylesheetContext } from "~/features/layout/inline-stylesheet";
 import { documentCacheControl } from "~/server/cache-headers.server";
 import { nonceContext } from "~/server/context.server";
 import { getEnv } from "~/server/env.server";
+import { SITE_CSS } from "~/server/site-css.server";
 import { contentSecurityPolicy, frameOptions, routeSecurityOf } from "~/server/security-headers.server";
 
 export const streamTimeout = 5_000;
-
-const inlineCss = inlinableCss(siteCss);
 
 export default function handleRequest(
   request: Request,
@@ -43,7 +41,7 @@ export default function handleRequest(
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(
-      <InlineStylesheetContext value={{ css: inlineCss, nonce }}>
+      <InlineStylesheetContext value={{ css: SITE_CSS, nonce }}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </InlineStylesheetContext>,
       {

@@ -37,3 +37,22 @@ describe("gzip template", () => {
     expect(size).toBeLessThan(page.length / 5);
   });
 });
+
+describe("gzip template with a shared segment", () => {
+  it("reuses the segment's compressed bytes on every page and still decodes exactly", () => {
+    const stylesheet = Buffer.from(`body{color:red}${".card{padding:1rem}".repeat(500)}`);
+    const page = (title: string) => [Buffer.from(`<head><style nonce="`), Buffer.from(`">${stylesheet}</style></head><h1>${title}</h1><script nonce="`), Buffer.from('">x()</script>')];
+    const first = compressTemplate(page("One"), [stylesheet]);
+    const second = compressTemplate(page("Two"), [stylesheet]);
+    expect(gunzip(gzipChunks(first, Buffer.from("n1")))).toBe(page("One").map(String).join("n1"));
+    expect(gunzip(gzipChunks(second, Buffer.from("n2")))).toBe(page("Two").map(String).join("n2"));
+    const compressedStylesheet = zlib.deflateRawSync(stylesheet, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+    expect(first.compressedParts[1]?.includes(compressedStylesheet)).toBe(true);
+  });
+
+  it("works when the segment is absent or is a whole part", () => {
+    const segment = Buffer.from("shared");
+    expect(gunzip(gzipChunks(compressTemplate([Buffer.from("a"), Buffer.from("b")], [segment]), Buffer.from("-")))).toBe("a-b");
+    expect(gunzip(gzipChunks(compressTemplate([segment, segment], [segment]), Buffer.from("|")))).toBe("shared|shared");
+  });
+});

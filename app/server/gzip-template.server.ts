@@ -16,11 +16,37 @@ export interface GzipTemplate {
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 const MAX_STORED_BLOCK = 0xffff;
 
-export function compressTemplate(parts: Buffer[]): GzipTemplate {
-  const compressedParts = parts.map((part, index) =>
-    zlib.deflateRawSync(part, { level: 9, finishFlush: index === parts.length - 1 ? zlib.constants.Z_FINISH : zlib.constants.Z_FULL_FLUSH }),
-  );
+const FULL_FLUSH = { level: 6, finishFlush: zlib.constants.Z_FULL_FLUSH };
+const compressedShared = new WeakMap<Buffer, Buffer>();
+
+/**
+ * Compresses the parts once. A `shared` segment (the inline stylesheet, the same on every page) is compressed the
+ * first time only and reused wherever it occurs: it is most of a page's bytes.
+ */
+export function compressTemplate(parts: Buffer[], shared: Buffer[] = []): GzipTemplate {
+  const compressedParts = parts.map((part, index) => {
+    const pieces: Buffer[] = [];
+    let rest = part;
+    for (const segment of shared) {
+      const at = segment.length > 0 ? rest.indexOf(segment) : -1;
+      if (at < 0) continue;
+      pieces.push(zlib.deflateRawSync(rest.subarray(0, at), FULL_FLUSH), compressedSegment(segment));
+      rest = rest.subarray(at + segment.length);
+    }
+    const last = index === parts.length - 1;
+    pieces.push(zlib.deflateRawSync(rest, { level: 6, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_FULL_FLUSH }));
+    return Buffer.concat(pieces);
+  });
   return { parts, compressedParts };
+}
+
+function compressedSegment(segment: Buffer): Buffer {
+  let compressed = compressedShared.get(segment);
+  if (!compressed) {
+    compressed = zlib.deflateRawSync(segment, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+    compressedShared.set(segment, compressed);
+  }
+  return compressed;
 }
 
 /** Deflate stored blocks (not final) holding `bytes`; the stream is byte-aligned here, after a full flush. */

@@ -4,6 +4,7 @@ import type express from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { isSharedCacheable, serverRenderTtlMs } from "./cache-headers.server";
 import { compressTemplate, type GzipTemplate, gzipChunks } from "./gzip-template.server";
+import { SITE_CSS_BYTES } from "./site-css.server";
 
 /**
  * Rendered-HTML cache for shareable pages (docs/decisions/009). A page is rendered once per URL per TTL (1 s live, 5 s content); each response
@@ -57,7 +58,7 @@ export function createPageHandler(
     for (const [name, value] of response.headers) if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
     const etag = `W/"${crypto.createHash("sha1").update(template).digest("base64url")}"`;
     const bodyParts = template.split(NONCE_SLOT).map((part) => Buffer.from(part));
-    return { bodyParts, gzip: compressTemplate(bodyParts), headers, etag, expiresAt: Date.now() + serverRenderTtlMs(cacheControl ?? "") };
+    return { bodyParts, gzip: compressTemplate(bodyParts, [SITE_CSS_BYTES]), headers, etag, expiresAt: Date.now() + serverRenderTtlMs(cacheControl ?? "") };
   }
 
   function sendCached(req: express.Request, res: express.Response, page: CachedPage) {
