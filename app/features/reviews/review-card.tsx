@@ -13,14 +13,14 @@ export function StarRating({ rating }: { rating: number }) {
   );
 }
 
-/** One review; every field is plain text rendered by React (escaped), the avatar is https: or our default. */
+/** One review, titled by its author (lists sit under an h2); every field is plain text rendered by React (escaped), the avatar is https: or our default. */
 export function ReviewCard({ review }: { review: Review }) {
   return (
     <article className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5">
       <div className="flex items-center gap-3">
         <img src={review.avatar} alt="" width={40} height={40} loading="lazy" referrerPolicy="no-referrer" className="size-10 rounded-full bg-slate-800" />
         <div className="min-w-0">
-          <p className="truncate font-semibold text-white">@{review.user}</p>
+          <h3 className="truncate font-semibold text-white">@{review.user}</h3>
           <StarRating rating={review.rating} />
         </div>
       </div>
