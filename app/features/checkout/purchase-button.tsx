@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useCaptcha } from "~/features/captcha/use-captcha";
 import type { Duration, Product } from "~/features/content/content";
+import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
 import { CHECKOUT_MESSAGES } from "./checkout";
 import { CHECKOUT_CHALLENGE_URL, requestCheckout } from "./checkout-client";
 
@@ -37,11 +38,7 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
   // Mounted from the first opening on, so closing keeps the dialog's exit and focus return.
   const [CheckoutModal, setCheckoutModal] = useState<CheckoutModalComponent | null>(null);
 
-  useEffect(() => {
-    if (!useModal) return;
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
-    idle(() => void loadCheckoutModal());
-  }, [useModal]);
+  usePrefetchOnIdle(loadCheckoutModal, useModal);
 
   async function purchase() {
     // A ref, not state: a second click in the same frame must see the first one.

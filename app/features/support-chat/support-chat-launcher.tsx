@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
 import { OPEN_SUPPORT_CHAT_EVENT } from "./open-support-chat";
 
 const loadPanel = () => import("./support-chat-panel");
@@ -25,15 +26,7 @@ export function SupportChatLauncher() {
     return () => window.removeEventListener(OPEN_SUPPORT_CHAT_EVENT, openChat);
   }, [openChat]);
 
-  useEffect(() => {
-    const prefetch = () => void loadPanel().catch(() => {});
-    if (typeof window.requestIdleCallback === "function") {
-      const id = window.requestIdleCallback(prefetch, { timeout: 10_000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = window.setTimeout(prefetch, 3000);
-    return () => window.clearTimeout(timer);
-  }, []);
+  usePrefetchOnIdle(loadPanel);
 
   return (
     <>
