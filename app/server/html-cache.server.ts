@@ -16,10 +16,8 @@ const NONCE_SLOT = "__KESTREL_CSP_NONCE__";
 const PER_RESPONSE_HEADERS = new Set(["content-length", "date", "set-cookie", "etag", "transfer-encoding", "connection"]);
 
 interface CachedPage {
-  /** The page split at each nonce, pre-encoded: a response is the parts joined with its own nonce. */
-  bodyParts: Buffer[];
-  /** The same parts compressed once: gzip responses cost a CRC, not a compression. */
-  gzip: GzipTemplate;
+  /** The page split at each nonce (`body.parts`; a response joins them with its own nonce), and compressed once. */
+  body: GzipTemplate;
   headers: Array<[string, string]>;
   etag: string;
   expiresAt: number;
@@ -57,8 +55,11 @@ export function createPageHandler(
     const headers: Array<[string, string]> = [];
     for (const [name, value] of response.headers) if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
     const etag = `W/"${crypto.createHash("sha1").update(template).digest("base64url")}"`;
-    const bodyParts = template.split(NONCE_SLOT).map((part) => Buffer.from(part));
-    return { bodyParts, gzip: compressTemplate(bodyParts, [SITE_CSS_BYTES]), headers, etag, expiresAt: Date.now() + serverRenderTtlMs(cacheControl ?? "") };
+    const body = compressTemplate(
+      template.split(NONCE_SLOT).map((part) => Buffer.from(part)),
+      [SITE_CSS_BYTES],
+    );
+    return { body, headers, etag, expiresAt: Date.now() + serverRenderTtlMs(cacheControl ?? "") };
   }
 
   function sendCached(req: express.Request, res: express.Response, page: CachedPage) {
@@ -76,7 +77,7 @@ export function createPageHandler(
     // The chunks go out as one corked writev: no per-response copy of the page, less garbage.
     const nonceBytes = Buffer.from(nonce);
     const gzip = wantsGzip(req);
-    const chunks = gzip ? gzipChunks(page.gzip, nonceBytes) : page.bodyParts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
+    const chunks = gzip ? gzipChunks(page.body, nonceBytes) : page.body.parts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
     // Already encoded: the compression middleware leaves a response with a Content-Encoding alone.
     if (gzip) res.set("Content-Encoding", "gzip");
     res.status(200).set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
