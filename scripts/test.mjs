@@ -38,26 +38,27 @@ async function step(name, command, args, { env } = {}) {
 }
 
 
+const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
+
 function countVitest(file) {
-  if (!fs.existsSync(file)) return;
-  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  const report = readJson(file);
+  if (!report) return;
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 
 function everyVitestTestPassed(file) {
-  if (!fs.existsSync(file)) return false;
-  const report = JSON.parse(fs.readFileSync(file, "utf8"));
-  return report.numTotalTests > 0 && report.numFailedTests === 0 && report.numPassedTests + report.numPendingTests + report.numTodoTests === report.numTotalTests;
+  const report = readJson(file);
+  return report !== undefined && report.numTotalTests > 0 && report.numFailedTests === 0 && report.numPassedTests + report.numPendingTests + report.numTodoTests === report.numTotalTests;
 }
 
 function countPlaywright(file) {
-  if (!fs.existsSync(file)) return;
-  const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
-  passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
-  failed += stats?.unexpected ?? 0;
-  skipped += stats?.skipped ?? 0;
+  const stats = readJson(file)?.stats;
+  if (!stats) return;
+  passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  failed += stats.unexpected ?? 0;
+  skipped += stats.skipped ?? 0;
 }
 
 fs.rmSync("test-results", { recursive: true, force: true });
