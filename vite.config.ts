@@ -2,6 +2,7 @@ import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { inlineStylesheet } from "./app/features/layout/inline-stylesheet.build";
 import { precompressAssets } from "./scripts/vite-precompress-assets";
 
 export default defineConfig({
@@ -16,7 +17,12 @@ export default defineConfig({
             // another (lazily loaded features stay in their own chunks).
             codeSplitting: {
               groups: [
-                { name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/, priority: 2 },
+                // zod-without-eval rides with the framework, which every chunk that builds a schema loads first.
+                {
+                  name: "framework",
+                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|[\\/]app[\\/]lib[\\/]zod-without-eval/,
+                  priority: 2,
+                },
                 { name: "shared", test: /[\\/]app[\\/](components|lib|features[\\/](layout|catalog)|features[\\/]support-chat[\\/]open-support-chat)/, minShareCount: 2, priority: 1 },
               ],
             },
@@ -25,8 +31,8 @@ export default defineConfig({
       },
     },
     // The SSR bundle's entry is the Express app, so APIs, workers and pages share one module graph.
-    ssr: { build: { rolldownOptions: { input: "./app/server/app.ts" }, target: "node24" } },
+    ssr: { build: { rolldownOptions: { input: "./app/http/app.ts" }, target: "node24" } },
   },
   build: { target: "es2022" },
-  plugins: [tailwindcss(), reactRouter(), precompressAssets()],
+  plugins: [tailwindcss(), inlineStylesheet(), reactRouter(), precompressAssets()],
 });

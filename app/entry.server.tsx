@@ -2,14 +2,15 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { InlineStylesheetContext } from "~/features/layout/inline-stylesheet";
-import { documentCacheControl } from "~/server/cache-headers.server";
-import { nonceContext } from "~/server/context.server";
-import { getEnv } from "~/server/env.server";
-import { SITE_CSS } from "~/server/site-css.server";
-import { contentSecurityPolicy, frameOptions, routeSecurityOf } from "~/server/security-headers.server";
+import { documentCacheControl, routeCachePolicyOf } from "~/http/cache-headers.server";
+import { nonceContext } from "~/http/context.server";
+import { getEnv } from "~/platform/env.server";
+import { logger } from "~/platform/logger.server";
+import { SITE_CSS } from "~/http/site-css.server";
+import { contentSecurityPolicy, frameOptions, routeSecurityOf } from "~/http/security-headers.server";
 
 export const streamTimeout = 5_000;
 
@@ -22,8 +23,9 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.get(nonceContext);
   const matches = routerContext.staticHandlerContext.matches;
-  const routeSecurity = routeSecurityOf(matches.map((m) => routerContext.routeModules[m.route.id]?.handle));
-  const leafRouteId = matches.at(-1)?.route.id;
+  const handles = matches.map((m) => routerContext.routeModules[m.route.id]?.handle);
+  const routeSecurity = routeSecurityOf(handles);
+  const cachePolicy = routeCachePolicyOf(handles);
   // Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
@@ -35,8 +37,10 @@ export default function handleRequest(
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(getEnv(), [`'nonce-${nonce}'`], routeSecurity));
       responseHeaders.set("X-Frame-Options", frameOptions(routeSecurity));
-      // A route's own `headers` export wins; otherwise the site-wide table in cache-headers.server.ts decides.
-      if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", documentCacheControl(leafRouteId, responseStatusCode));
+      // A route's own `headers` export wins; otherwise its `handle.cache` decides.
+      if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", documentCacheControl(cachePolicy, responseStatusCode));
+      // React Router answers 405 for a method the page has no action for: say which methods it takes.
+      if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     };
@@ -60,9 +64,31 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (shellRendered) console.error(error);
+        if (shellRendered) logger.error({ err: error, path: new URL(request.url).pathname }, "page render failed after the shell was sent");
       },
     });
     abortTimer = setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/** A client navigation's data: framing is refused like the page's (the Express-level header is left to documents). */
+export function handleDataRequest(response: Response) {
+  if (!response.headers.has("X-Frame-Options")) response.headers.set("X-Frame-Options", "DENY");
+  return response;
+}
+
+/**
+ * Errors React Router meets while answering (a loader that throws, a method a page does not take) become one log
+ * line each; its default prints whole stack traces to stderr. Refusals of the request (4xx) are warnings.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  const where = { method: request.method, path: new URL(request.url).pathname };
+  // React Router's own error responses keep the underlying error (the 405's explanation) in `error`.
+  const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : error;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    logger.warn({ ...where, status: error.status, reason: cause instanceof Error ? cause.message : error.statusText }, "page request refused");
+    return;
+  }
+  logger.error({ ...where, err: cause ?? error }, "page request failed");
+};

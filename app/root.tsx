@@ -10,7 +10,7 @@ import { SiteHeader } from "~/features/layout/site-header";
 import { Toasts } from "~/features/layout/toasts";
 import { organizationJsonLd } from "~/features/layout/structured-data";
 import { SupportChatLauncher } from "~/features/support-chat/support-chat-launcher";
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/platform/env.server";
 import type { Route } from "./+types/root";
 
 export function loader() {
@@ -25,8 +25,9 @@ export const links: Route.LinksFunction = () => [
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
 export const meta: Route.MetaFunction = ({ error }) => {
   if (!error) return [];
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return [{ title: notFound ? "Page not found | Kestrel Software" : "Unexpected error | Kestrel Software" }, { name: "robots", content: "noindex" }];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "Page not found" : status === 503 ? "Back in a moment" : "Unexpected error";
+  return [{ title: `${title} | Kestrel Software` }, { name: "robots", content: "noindex" }];
 };
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -101,7 +102,15 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>("root");
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const body = notFound ? (
+  // 503: the database is briefly out of reach; the shop says so instead of reporting a fault.
+  const unavailable = isRouteErrorResponse(error) && error.status === 503;
+  const body = unavailable ? (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-4xl font-bold">Back in a moment</h1>
+      <p className="mt-4 text-slate-300">This page is briefly unavailable while we reconnect. Please try again in a minute.</p>
+      <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">Return to Home</Link>
+    </div>
+  ) : notFound ? (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-4xl font-bold">Oops! Page not found</h1>
       <p className="mt-4 text-slate-300">The page you are looking for does not exist or has moved.</p>

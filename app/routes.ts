@@ -1,4 +1,5 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { LEGAL_PAGES, legalRouteId } from "./features/legal/legal-pages";
 
 export default [
   index("routes/home.tsx"),
@@ -10,10 +11,7 @@ export default [
   route("faq", "routes/faq.tsx"),
   route("docs", "routes/docs.tsx"),
   route("downloads", "routes/downloads.tsx"),
-  route("terms", "routes/legal.tsx", { id: "legal-terms" }),
-  route("privacy", "routes/legal.tsx", { id: "legal-privacy" }),
-  route("refund", "routes/legal.tsx", { id: "legal-refund" }),
-  route("dmca", "routes/legal.tsx", { id: "legal-dmca" }),
+  ...LEGAL_PAGES.map((page) => route(page.slug, "routes/legal.tsx", { id: legalRouteId(page.slug) })),
   route("purchase/success", "routes/purchase-success.tsx"),
   route("demo-checkout/:invoiceId", "routes/demo-checkout.tsx"),
   route("robots.txt", "routes/robots[.]txt.ts"),

@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** Timestamps are ISO-8601 UTC strings in both dialects so queries and results are identical. */
 export interface StatusEntriesTable {
@@ -44,6 +44,10 @@ export interface OrdersTable {
   completed_at: string | null;
   /** Idempotency key of the shop notification that last changed the status. */
   raw_event_id: string | null;
+  /** The shop's invoice status as last read (e.g. `confirming`), kept as the shop spelled it. */
+  shop_status: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The coupon code the buyer sent to the shop, if any. */
+  coupon: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Spent ALTCHA payloads (replay protection when no Redis is configured). */
@@ -80,6 +84,13 @@ export interface SupportRequestsTable {
   claimed_until: string | null;
 }
 
+/** A chat channel paused by its 429 (`channel` is a digest of the webhook URL, never the URL itself). */
+export interface ChannelPausesTable {
+  channel: string;
+  /** ISO-8601 time before which nothing is posted to the channel. */
+  paused_until: string;
+}
+
 export interface Database {
   status_entries: StatusEntriesTable;
   incidents: IncidentsTable;
@@ -88,4 +99,5 @@ export interface Database {
   captcha_used: CaptchaUsedTable;
   shop_notifications: ShopNotificationsTable;
   support_requests: SupportRequestsTable;
+  channel_pauses: ChannelPausesTable;
 }

@@ -2,8 +2,11 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getContent } from "~/features/content/content.server";
 import { selectDocs } from "~/features/docs/docs";
 import { DocsPage } from "~/features/docs/docs-page";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/docs";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
   const { docs, products } = getContent();
@@ -12,7 +15,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  contentPageMeta(matches[0].loaderData, {
+  pageMeta(matches[0].loaderData, {
     title: loaderData ? `${loaderData.view.selected.name} Docs` : "Docs",
     description: "Troubleshooting guides for every Kestrel Software product: activation, crashes, performance and more.",
     path: loaderData ? `/docs?product=${loaderData.view.selected.slug}` : "/docs",

@@ -1,15 +1,18 @@
 import { PageHeader } from "~/components/ui/page-header";
 import { getContent } from "~/features/content/content.server";
 import { DownloadList } from "~/features/downloads/downloads";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/downloads";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader() {
   return { downloads: getContent().downloads };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  contentPageMeta(matches[0].loaderData, {
+  pageMeta(matches[0].loaderData, {
     title: "Downloads",
     description: "Latest versions, requirements and changelogs for every Kestrel Software product.",
     path: "/downloads",

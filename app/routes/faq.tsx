@@ -2,16 +2,19 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getContent } from "~/features/content/content.server";
 import { FaqAccordion } from "~/features/faq/faq-accordion";
 import { JsonLd } from "~/features/layout/json-ld";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
 import { faqPageJsonLd } from "~/features/layout/structured-data";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/faq";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader() {
   return { faq: getContent().faq };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  contentPageMeta(matches[0].loaderData, {
+  pageMeta(matches[0].loaderData, {
     title: "FAQ",
     description: "Answers about licences, devices, payment methods, delivery and refunds at Kestrel Software.",
     path: "/faq",

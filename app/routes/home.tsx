@@ -5,9 +5,12 @@ import { getContent } from "~/features/content/content.server";
 import { HowItWorks } from "~/features/home/how-it-works";
 import { SellingPointsMarquee } from "~/features/home/selling-points-marquee";
 import { VideoFacade } from "~/features/home/video-facade";
-import { pageMeta } from "~/features/layout/seo";
+import { pageMeta } from "~/features/layout/page-meta";
 import { TransitionLink } from "~/features/layout/page-transition";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/home";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader() {
   const { site, products } = getContent();
@@ -16,11 +19,11 @@ export function loader() {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
-  pageMeta({
+  pageMeta(matches[0].loaderData, {
     title: `${loaderData?.hero.title ?? "Kestrel Software"} | ${loaderData?.tagline ?? ""}`,
+    appendBrand: false,
     description: loaderData?.description ?? "",
     path: "/",
-    publicUrl: matches[0].loaderData?.layout.publicUrl ?? "",
     image: loaderData?.video.poster.src,
   });
 

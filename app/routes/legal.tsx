@@ -1,17 +1,14 @@
 import { data } from "react-router";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
 import { LegalPage } from "~/features/legal/legal-page";
-import { getLegalPage, isLegalSlug } from "~/features/legal/legal.server";
+import { getLegalPage } from "~/features/legal/legal.server";
+import { isLegalSlug, LEGAL_PAGE_CACHE, legalPage } from "~/features/legal/legal-pages";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/legal";
 
-const DESCRIPTIONS: Record<string, string> = {
-  terms: "The terms that apply when you buy and use Kestrel Software licences.",
-  privacy: "What personal data Kestrel Software collects, why, and your rights.",
-  refund: "When Kestrel Software refunds a purchase: the 24-hour window, evidence and processing times.",
-  dmca: "How to report copyright infringement to Kestrel Software.",
-};
+export const handle = { cache: LEGAL_PAGE_CACHE } satisfies RouteCacheHandle;
 
-// One module serves /terms, /privacy, /refund and /dmca (route ids legal-*); the path names the page.
+// One module serves every page in LEGAL_PAGES (route ids legal-*); the path names the page.
 export function loader({ request }: Route.LoaderArgs) {
   // Client navigations fetch `/refund.data`, so drop that suffix before reading the slug.
   const slug = new URL(request.url).pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
@@ -22,7 +19,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   loaderData
-    ? contentPageMeta(matches[0].loaderData, { title: loaderData.page.title, description: DESCRIPTIONS[loaderData.page.slug] ?? loaderData.page.title, path: `/${loaderData.page.slug}` })
+    ? pageMeta(matches[0].loaderData, { title: loaderData.page.title, description: legalPage(loaderData.page.slug).description, path: `/${loaderData.page.slug}` })
     : [];
 
 export default function LegalRoute({ loaderData }: Route.ComponentProps) {

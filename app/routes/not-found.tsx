@@ -1,7 +1,6 @@
 import { data } from "react-router";
 
-export const meta = () => [{ title: "Page not found | Kestrel Software" }, { name: "robots", content: "noindex" }];
-
+// The 404 renders in the root's ErrorBoundary, whose meta titles it ("Page not found") and marks it noindex.
 export function loader() {
   throw data(null, { status: 404 });
 }

@@ -1,6 +1,6 @@
 import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { onlyDurationChanged, parseProductId } from "~/features/catalog/catalog";
+import { onlySelectionChanged, parseProductId } from "~/features/catalog/catalog";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
 import { CheckIcon } from "~/features/catalog/product-card";
@@ -9,15 +9,20 @@ import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
 import { computeTotal, formatUsd } from "~/features/catalog/pricing";
 import { PurchaseArea } from "~/features/catalog/purchase-area";
+import { QuantityField, useSelectedQuantity } from "~/features/catalog/quantity-field";
 import { checkoutPageSettings } from "~/features/checkout/checkout.server";
+import { CouponField, useCouponCode } from "~/features/checkout/coupon-field";
 import { getContent, getProduct } from "~/features/content/content.server";
 import { JsonLd } from "~/features/layout/json-ld";
-import { pageMeta } from "~/features/layout/seo";
+import { pageMeta } from "~/features/layout/page-meta";
 import { breadcrumbJsonLd, productJsonLd } from "~/features/layout/structured-data";
 import { ProductReviews } from "~/features/reviews/product-reviews";
 import { aggregateRatingProperty } from "~/features/reviews/reviews";
 import { cachedReviewsForPage } from "~/features/reviews/reviews.server";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/product";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
@@ -32,22 +37,23 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 // Changing `?duration=` only moves the selection: nothing to reload.
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && onlyDurationChanged(currentUrl, nextUrl)) return false;
+  if (!formMethod && onlySelectionChanged(currentUrl, nextUrl)) return false;
   return defaultShouldRevalidate;
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
-  const publicUrl = matches[0].loaderData?.layout.publicUrl ?? "";
   if (!loaderData) {
-    return [...pageMeta({ title: "Product not found | Kestrel Software", description: "The product you're looking for doesn't exist.", path: `/product/${params.id}`, publicUrl }), { name: "robots", content: "noindex" }];
+    return pageMeta(matches[0].loaderData, { title: "Product not found", description: "The product you're looking for doesn't exist.", path: `/product/${params.id}`, noindex: true });
   }
-  const { product, brand } = loaderData;
-  return pageMeta({ title: `${product.name} | ${brand}`, description: product.description, path: `/product/${product.id}`, publicUrl, image: product.cardImage.src });
+  const { product } = loaderData;
+  return pageMeta(matches[0].loaderData, { title: product.name, description: product.description, path: `/product/${product.id}`, image: product.cardImage.src });
 };
 
 export default function ProductRoute({ loaderData, matches }: Route.ComponentProps) {
   const { product, categoryLabel, brand, community } = loaderData;
   const [selected, select] = useSelectedDuration(product);
+  const quantity = useSelectedQuantity(product);
+  const coupon = useCouponCode();
   const publicUrl = matches[0].loaderData.layout.publicUrl;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
@@ -98,17 +104,20 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
           <ProductPrice product={product} size="lg" />
           <p className="text-lg text-slate-300">{product.description}</p>
-          <DurationPicker product={product} selected={selected} onSelect={select} />
+          <DurationPicker product={product} selected={selected} onSelect={select}>
+            <QuantityField product={product} text={quantity.text} onChange={quantity.change} />
+          </DurationPicker>
+          <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
           <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
             <p className="flex items-baseline justify-between gap-4">
               <span id="total-label" className="text-slate-300">
                 Total
               </span>
               <output aria-labelledby="total-label" aria-live="polite" className="text-3xl font-bold text-white tabular-nums">
-                {formatUsd(computeTotal(product, selected))}
+                {formatUsd(computeTotal(product, selected, quantity.quantity))}
               </output>
             </p>
-            <PurchaseArea product={product} duration={selected} />
+            <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />
           </div>
           {product.features.length > 0 ? (
             <section aria-labelledby="features-heading">

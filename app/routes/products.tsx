@@ -4,8 +4,11 @@ import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
 import { filterProducts, hasActiveFilters, parseFilters } from "~/features/catalog/filtering";
 import { ProductGrid } from "~/features/catalog/product-grid";
 import { getContent } from "~/features/content/content.server";
-import { pageMeta } from "~/features/layout/seo";
+import { pageMeta } from "~/features/layout/page-meta";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/products";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
   const { site, products } = getContent();
@@ -15,11 +18,10 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta({
-    title: "Products | Kestrel Software",
+  pageMeta(matches[0].loaderData, {
+    title: "Products",
     description: "Browse Kestrel Software's Windows utilities and creator tools. Search, filter by category and price, and pick a licence from one day to lifetime.",
     path: "/products",
-    publicUrl: matches[0].loaderData?.layout.publicUrl ?? "",
   });
 
 export default function ProductsRoute({ loaderData }: Route.ComponentProps) {

@@ -1,8 +1,11 @@
 import { PageHeader } from "~/components/ui/page-header";
 import { getContent } from "~/features/content/content.server";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
 import { ResellerPlans } from "~/features/reseller/reseller-plans";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/reseller";
+
+export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader() {
   const { plans, site } = getContent();
@@ -10,7 +13,7 @@ export function loader() {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  contentPageMeta(matches[0].loaderData, {
+  pageMeta(matches[0].loaderData, {
     title: "Reseller Program",
     description: "Resell Kestrel Software: monthly reseller plans, custom-branded installers and 50% off keys.",
     path: "/reseller",

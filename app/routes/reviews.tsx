@@ -1,15 +1,18 @@
 import { PageHeader } from "~/components/ui/page-header";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
 import { ReviewsPage } from "~/features/reviews/reviews-page";
 import { cachedReviewsForPage, getSampleReviews } from "~/features/reviews/reviews.server";
+import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/reviews";
+
+export const handle = { cache: "live" } satisfies RouteCacheHandle;
 
 export async function loader() {
   return { initial: await cachedReviewsForPage("page"), samples: getSampleReviews() };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  contentPageMeta(matches[0].loaderData, {
+  pageMeta(matches[0].loaderData, {
     title: "Customer Reviews",
     description: "What Kestrel Software customers say: vouches from our community.",
     path: "/reviews",

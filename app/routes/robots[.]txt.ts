@@ -1,4 +1,4 @@
-import { getEnv } from "~/server/env.server";
+import { getEnv } from "~/platform/env.server";
 
 export function loader() {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");

@@ -1,7 +1,8 @@
 import { getContent } from "~/features/content/content.server";
-import { getEnv } from "~/server/env.server";
+import { LEGAL_PAGES } from "~/features/legal/legal-pages";
+import { getEnv } from "~/platform/env.server";
 
-export const SITEMAP_STATIC_PATHS = ["/", "/products", "/status", "/reviews", "/reseller", "/faq", "/docs", "/downloads", "/terms", "/privacy", "/refund", "/dmca"];
+const SITEMAP_STATIC_PATHS = ["/", "/products", "/status", "/reviews", "/reseller", "/faq", "/docs", "/downloads", ...LEGAL_PAGES.map((page) => `/${page.slug}`)];
 
 export function loader() {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");

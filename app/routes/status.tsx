@@ -1,18 +1,21 @@
 import { PageHeader } from "~/components/ui/page-header";
 import { getContent } from "~/features/content/content.server";
-import { contentPageMeta } from "~/features/layout/page-meta";
+import { pageMeta } from "~/features/layout/page-meta";
 import { StatusPage } from "~/features/status/status-page";
 import { loadStatusSnapshot } from "~/features/status/status.server";
-import { getDb } from "~/server/db.server";
+import type { RouteCacheHandle } from "~/lib/route-cache";
+import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/status";
 
+export const handle = { cache: "live" } satisfies RouteCacheHandle;
+
 export async function loader() {
-  const snapshot = await loadStatusSnapshot(getDb().db, getContent().site.stats);
+  const snapshot = await pageDatabaseWork(() => loadStatusSnapshot(getDb().db, getContent().site.stats));
   return { snapshot, loadedAt: new Date().toISOString() };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  contentPageMeta(matches[0].loaderData, {
+  pageMeta(matches[0].loaderData, {
     title: "System Status",
     description: "Live status and uptime of every Kestrel Software product and our licence servers.",
     path: "/status",

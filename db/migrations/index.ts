@@ -1,24 +1,33 @@
+import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
-import * as pg001 from "./postgres/001_status";
-import * as pg002 from "./postgres/002_checkout";
-import * as pg003 from "./postgres/003_support_requests";
-import * as pg004 from "./postgres/004_reviews_cache";
-import * as sqlite001 from "./sqlite/001_status";
-import * as sqlite002 from "./sqlite/002_checkout";
-import * as sqlite003 from "./sqlite/003_support_requests";
-import * as sqlite004 from "./sqlite/004_reviews_cache";
+import type { DbDialect } from "../client";
+import * as m001 from "./001_status";
+import * as m002 from "./002_checkout";
+import * as m003 from "./003_support_requests";
+import * as m004 from "./004_reviews_cache";
+import * as m005 from "./005_channel_pauses";
+import * as m006 from "./006_order_shop_status";
+import * as m007 from "./007_order_coupon";
 
-// One entry per migration, same names in both dialects: tests/integration/migrations.test.ts keeps them in lockstep.
-export const sqliteMigrations: Record<string, Migration> = {
-  "001_status": sqlite001,
-  "002_checkout": sqlite002,
-  "003_support_requests": sqlite003,
-  "004_reviews_cache": sqlite004,
+/** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
+interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: DbDialect): Promise<void>;
+}
+
+// One entry per migration, in order: tests/integration/migrations.test.ts checks both dialects end with the same schema.
+const MIGRATIONS: Record<string, DialectMigration> = {
+  "001_status": m001,
+  "002_checkout": m002,
+  "003_support_requests": m003,
+  "004_reviews_cache": m004,
+  "005_channel_pauses": m005,
+  "006_order_shop_status": m006,
+  "007_order_coupon": m007,
 };
 
-export const postgresMigrations: Record<string, Migration> = {
-  "001_status": pg001,
-  "002_checkout": pg002,
-  "003_support_requests": pg003,
-  "004_reviews_cache": pg004,
-};
+export function migrationsFor(dialect: DbDialect): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, dialect) }]));
+}
+
+export const sqliteMigrations = migrationsFor("sqlite");
+export const postgresMigrations = migrationsFor("postgres");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentCacheControl, isSharedCacheable, serverRenderTtlMs } from "./cache-headers.server";
-import { parseEnv } from "./env.server";
+import { documentCacheControl, isSharedCacheable, routeCachePolicyOf } from "./cache-headers.server";
+import { parseEnv } from "~/platform/env.server";
 import { baseSecurityHeaders, contentSecurityPolicy, frameOptions, routeSecurityOf } from "./security-headers.server";
 
 const directives = (csp: string) => new Map(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1).join(" ")]));
@@ -30,6 +30,12 @@ describe("Content-Security-Policy", () => {
 
   it("adds the configured hosted-checkout origin (origin only) to frame-src with sellauth", () => {
     expect(directives(contentSecurityPolicy(sellauth, [])).get("frame-src")).toBe("'self' https://www.youtube-nocookie.com https://checkout.example.com");
+  });
+
+  it("frames exactly each configured checkout origin when SHOP_CHECKOUT_ORIGIN lists several", () => {
+    const two = parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://shop.example.com/checkout, https://pay.example.net" });
+    expect(directives(contentSecurityPolicy(two, [])).get("frame-src")).toBe("'self' https://www.youtube-nocookie.com https://shop.example.com https://pay.example.net");
+    expect(() => parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://shop.example.com, not a url" })).toThrow(/SHOP_CHECKOUT_ORIGIN/);
   });
 
   it("lets a route opt in to being framed by our own pages, and nothing wider", () => {
@@ -62,14 +68,21 @@ describe("base security headers", () => {
 
 describe("document Cache-Control", () => {
   it("lets CDNs keep content pages with stale-while-revalidate", () => {
-    expect(documentCacheControl("routes/product", 200)).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
-    expect(documentCacheControl("routes/status", 200)).toMatch(/^public, max-age=0, s-maxage=30,/);
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "content" }]), 200)).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "live" }]), 200)).toMatch(/^public, max-age=0, s-maxage=30,/);
   });
 
-  it("never stores the success page, unknown routes or error pages", () => {
-    expect(documentCacheControl("routes/purchase-success", 200)).toBe("no-store");
-    expect(documentCacheControl("routes/something-new", 200)).toBe("no-store");
-    expect(documentCacheControl("routes/product", 404)).toBe("no-store");
+  it("never stores private pages, routes that declare nothing, or error pages", () => {
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "private" }]), 200)).toBe("no-store");
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { security: { frameAncestors: "self" } }]), 200)).toBe("no-store");
+    expect(documentCacheControl(routeCachePolicyOf([]), 200)).toBe("no-store");
+    expect(documentCacheControl(routeCachePolicyOf([{ cache: "content" }, { cache: "bogus" }]), 200)).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
+    expect(documentCacheControl("content", 404)).toBe("no-store");
+  });
+
+  it("lets the deepest route that declares a policy decide", () => {
+    expect(routeCachePolicyOf([{ cache: "content" }, { cache: "private" }])).toBe("private");
+    expect(routeCachePolicyOf([{ cache: "live" }, undefined])).toBe("live");
   });
 
   it("treats only public responses without no-store/private/no-cache as shareable", () => {
@@ -77,10 +90,5 @@ describe("document Cache-Control", () => {
     expect(isSharedCacheable("no-store")).toBe(false);
     expect(isSharedCacheable("public, no-cache")).toBe(false);
     expect(isSharedCacheable(null)).toBe(false);
-  });
-
-  it("re-renders live pages every second and content pages every five", () => {
-    expect(serverRenderTtlMs("public, max-age=0, s-maxage=30")).toBe(1_000);
-    expect(serverRenderTtlMs("public, max-age=0, s-maxage=300")).toBe(5_000);
   });
 });

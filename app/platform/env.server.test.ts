@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv, SECRET_ENV_NAMES } from "./env.server";
+import { EnvError, parseEnv, parseTrustProxy, SECRET_ENV_NAMES } from "./env.server";
 
 function configError(source: Record<string, string>): string {
   try {
@@ -68,5 +68,41 @@ describe("configuration", () => {
     const message = configError({ [name]: value });
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
     expect(message).not.toContain("s3cret-value");
+  });
+
+  it("trusts proxies on loopback, link-local and private addresses by default", () => {
+    expect(parseEnv({}).TRUST_PROXY).toEqual(["loopback", "linklocal", "uniquelocal"]);
+    expect(parseEnv({ TRUST_PROXY: " " }).TRUST_PROXY).toEqual(["loopback", "linklocal", "uniquelocal"]);
+  });
+
+  it.each([
+    ["1", 1],
+    ["2", 2],
+    ["0", 0],
+    ["loopback", ["loopback"]],
+    ["loopback, 173.245.48.0/20, 2400:cb00::/32", ["loopback", "173.245.48.0/20", "2400:cb00::/32"]],
+    ["10.0.0.5,10.0.1.0/24", ["10.0.0.5", "10.0.1.0/24"]],
+    ["10.0.0.0/255.0.0.0", ["10.0.0.0/255.0.0.0"]],
+    ["::1, FE80::/10", ["::1", "fe80::/10"]],
+  ])("reads TRUST_PROXY=%j as %j", (value, expected) => {
+    expect(parseTrustProxy(value)).toEqual(expected);
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(["true", "all", "10.0.0.0/33", "::1/129", "10.0.0/8", "10.0.0.0/8/8", "10.0.0.0/255.0.0", "loopback,,10.0.0.1", "-1"])(
+    "refuses TRUST_PROXY=%j in one line naming it",
+    (value) => {
+      expect(parseTrustProxy(value)).toBeUndefined();
+      expect(configError({ TRUST_PROXY: value })).toBe(
+        `Invalid configuration: TRUST_PROXY: expected a hop count like 1, or addresses and subnets like loopback, 10.0.0.0/8 (got ${JSON.stringify(value)})`,
+      );
+    },
+  );
+
+  it("serves no metrics unless METRICS_PORT is set, and binds them to 127.0.0.1 by default", () => {
+    expect(parseEnv({ METRICS_PORT: "" })).toMatchObject({ METRICS_PORT: undefined, METRICS_HOST: "127.0.0.1" });
+    expect(parseEnv({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" })).toMatchObject({ METRICS_PORT: 9464, METRICS_HOST: "0.0.0.0" });
+    expect(configError({ METRICS_PORT: "metrics" })).toBe('Invalid configuration: METRICS_PORT: expected a port number (got "metrics")');
+    expect(configError({ METRICS_PORT: "0" })).toMatch(/^Invalid configuration: METRICS_PORT: /);
   });
 });

@@ -1,15 +1,67 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
 /** Empty strings (as left by a copied .env.example) count as "not set". */
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalUrl = z.preprocess(blankToUndefined, z.url({ message: "expected an absolute URL" }).optional());
+/** One URL or several separated by commas (e.g. the shop's invoice pages and a gateway that allows framing). */
+const optionalUrlList = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .refine((v) => v.split(",").every((item) => z.url().safeParse(item.trim()).success), { message: "expected absolute URLs separated by commas" })
+    .optional(),
+);
 const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
+
+/** The proxies whose X-Forwarded-For is believed when the server is reached on a private or local address. */
+export const DEFAULT_TRUST_PROXY = "loopback, linklocal, uniquelocal";
+const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const TRUST_PROXY_EXPECTED = "expected a hop count like 1, or addresses and subnets like loopback, 10.0.0.0/8";
+
+/** One proxy address, subnet (prefix or dotted mask) or Express's named range; what Express's `trust proxy` accepts. */
+function isTrustedProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address = "", range, ...extra] = entry.split("/");
+  const family = net.isIP(address);
+  if (family === 0 || extra.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && net.isIPv4(range);
+}
+
+/**
+ * TRUST_PROXY as Express's `trust proxy` takes it: a hop count (how many proxies in front append to X-Forwarded-For),
+ * or the addresses and subnets of the proxies themselves. Trusting every proxy (`true`) would let any client pick the
+ * address its rate limits are counted under, so it is refused.
+ */
+export function parseTrustProxy(value: string): number | string[] | undefined {
+  const trimmed = value.trim();
+  if (/^\d{1,3}$/.test(trimmed)) return Number(trimmed);
+  const entries = trimmed.split(",").map((entry) => entry.trim().toLowerCase());
+  return entries.length > 0 && entries.every(isTrustedProxyEntry) ? entries : undefined;
+}
+
+const trustProxy = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .default(DEFAULT_TRUST_PROXY)
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === undefined) ctx.issues.push({ code: "custom", message: TRUST_PROXY_EXPECTED, input: value });
+      return parsed ?? z.NEVER;
+    }),
+);
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number({ message: "expected a port number" }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
+  TRUST_PROXY: trustProxy,
+  METRICS_PORT: z.preprocess(blankToUndefined, z.coerce.number({ message: "expected a port number" }).int().min(1).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: z.url({ message: "expected an absolute URL like https://shop.example.com" }).default("http://localhost:3000"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -21,7 +73,7 @@ export const envSchema = z.object({
   CHECKOUT_MODAL: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
   SHOP_ID: z.string().regex(/^\d+$/, { message: "expected a numeric shop id" }).default("151480"),
   SHOP_API_BASE: z.url({ message: "expected an absolute URL" }).default("https://api.sellauth.com"),
-  SHOP_CHECKOUT_ORIGIN: optionalUrl,
+  SHOP_CHECKOUT_ORIGIN: optionalUrlList,
   SHOP_API_KEY: optionalString,
   SHOP_WEBHOOK_SECRET: optionalString,
   ALTCHA_HMAC_KEY: optionalString,

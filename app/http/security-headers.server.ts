@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import type { Env } from "./env.server";
+import type { Env } from "~/platform/env.server";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
@@ -30,10 +30,10 @@ export function routeSecurityOf(handles: unknown[]): RouteSecurity {
   return merged;
 }
 
-/** Origins outside our own that the checkout iframe may load: the hosted shop's checkout pages (sellauth only). */
+/** Origins outside our own that the checkout iframe may load: exactly the configured SHOP_CHECKOUT_ORIGIN list (sellauth only). */
 export function checkoutFrameOrigins(env: Env): string[] {
   if (env.CHECKOUT_PROVIDER !== "sellauth" || !env.SHOP_CHECKOUT_ORIGIN) return [];
-  return [new URL(env.SHOP_CHECKOUT_ORIGIN).origin];
+  return [...new Set(env.SHOP_CHECKOUT_ORIGIN.split(",").map((item) => new URL(item.trim()).origin))];
 }
 
 const sha256 = (text: string) => `'sha256-${crypto.createHash("sha256").update(text).digest("base64")}'`;

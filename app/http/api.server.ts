@@ -1,0 +1,46 @@
+import express, { type ErrorRequestHandler } from "express";
+import { createCaptchaApi } from "~/features/captcha/captcha.api.server";
+import { createCheckoutApi } from "~/features/checkout/checkout.api.server";
+import { notificationContext } from "~/features/checkout/checkout.server";
+import { createOrdersApi } from "~/features/orders/orders.api.server";
+import { createReviewsApi } from "~/features/reviews/reviews.api.server";
+import { createStatusApi } from "~/features/status/status.api.server";
+import { createSupportChatApi } from "~/features/support-relay/support-relay.api.server";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from "~/platform/db.server";
+import { jsonBody } from "~/platform/json-body.server";
+
+/**
+ * JSON APIs under /api; each feature contributes one router (`app/features/<domain>/<domain>.api.server.ts`) that
+ * applies its own rate limit and then reads the body (`jsonBody`) on the routes that take one.
+ */
+export function createApiRouter() {
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+
+  // Feature routers, one line each; keep them above the error handler.
+  api.use(createCaptchaApi());
+  api.use(createReviewsApi());
+  api.use(createCheckoutApi());
+  api.use(createOrdersApi({ notificationContext }));
+  api.use(createStatusApi());
+  api.use(createSupportChatApi());
+
+  // A request no feature answered gets the same body checks (415, 413, 400) before the JSON 404.
+  api.use(jsonBody);
+
+  // A database that cannot be reached is a 503 the client may retry; any other error a generic JSON 500. Details go to the log only.
+  const unexpected: ErrorRequestHandler = (error, req, res, _next) => {
+    if (isDatabaseUnavailableError(error)) {
+      req.log?.warn({ err: { message: (error as Error).message } }, "api: database unavailable");
+      if (!res.headersSent) res.status(503).set("Retry-After", "5").json({ error: DATABASE_UNAVAILABLE_MESSAGE });
+      return;
+    }
+    req.log?.error({ err: error }, "api error");
+    if (!res.headersSent) res.status(500).json({ error: "Internal error" });
+  };
+  api.use(unexpected);
+  return api;
+}

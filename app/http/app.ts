@@ -1,0 +1,124 @@
+import express from "express";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import { legacyAliasRedirects } from "~/features/catalog/legacy-aliases.server";
+import { getContent } from "~/features/content/content.server";
+import { startReviewsRefresher } from "~/features/reviews/reviews.server";
+import { seedStatusEntries } from "~/features/status/status.server";
+import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
+import { createApiRouter } from "./api.server";
+import { createLoadContext } from "./context.server";
+import { createPageHandler } from "./page-handler.server";
+import { answerErrors, guardRequests } from "./request-guard.server";
+import { recordRequestMetrics } from "./request-metrics.server";
+import { closeDatabase, initDatabase, isDatabaseReachable } from "~/platform/db.server";
+import { type Env, getEnv } from "~/platform/env.server";
+import { configureLogger, logger } from "~/platform/logger.server";
+import { closeRedis } from "~/platform/redis.server";
+import { baseSecurityHeaders, createNonce } from "./security-headers.server";
+
+export { logger } from "~/platform/logger.server";
+export { answerErrors } from "./request-guard.server";
+export { createMetricsListener } from "./metrics-server.server";
+
+const backgroundStops: Array<() => Promise<void> | void> = [];
+/** Set at SIGTERM: /readyz answers 503 so load balancers stop sending new work while requests drain. */
+let stopping = false;
+
+/**
+ * Validates configuration and content, migrates and seeds the database, starts background work; returns the
+ * configuration. Throws one readable message on failure.
+ */
+export async function boot(): Promise<Env> {
+  const env = getEnv();
+  configureLogger();
+  const content = getContent();
+  await initDatabase((db) => seedStatusEntries(db, content.status));
+  // Background work (outbox delivery, reviews refresh) registers here with onShutdown(stop).
+  onShutdown(startReviewsRefresher());
+  onShutdown(startSupportDelivery());
+  return env;
+}
+
+/** SIGTERM's first step: readiness turns 503 at once, and background work finishes what it holds and stops. */
+export async function stopBackgroundWork() {
+  stopping = true;
+  const failures = (await Promise.allSettled(backgroundStops.splice(0).map(async (stop) => stop()))).filter((r) => r.status === "rejected");
+  for (const failure of failures) logger.error({ err: failure.reason }, "background work did not stop cleanly");
+}
+
+/** SIGTERM's last step, once requests have drained: closes the database and Redis. */
+export async function shutdown() {
+  await stopBackgroundWork();
+  await closeDatabase();
+  await closeRedis();
+}
+
+export function onShutdown(stop: () => Promise<void> | void) {
+  backgroundStops.push(stop);
+}
+
+export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
+  const env = getEnv();
+  const app = express();
+  app.disable("x-powered-by");
+  // Only these proxies' X-Forwarded-For is believed, so rate limits key on the real client behind them.
+  app.set("trust proxy", env.TRUST_PROXY);
+
+  // Only when something can scrape them: counting every request costs a cached page ~10% of its CPU.
+  if (env.METRICS_PORT !== undefined) app.use(recordRequestMetrics);
+  app.use(
+    pinoHttp({
+      logger,
+      // One line per request: method, path (no query: it may carry order ids), status and time.
+      serializers: {
+        req: (req) => ({ method: req.method, url: String(req.url).split("?")[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    }),
+  );
+
+  const securityHeaders = baseSecurityHeaders(env);
+  app.use((_req, res, next) => {
+    res.set(securityHeaders);
+    res.locals.nonce = createNonce();
+    next();
+  });
+  app.use(guardRequests);
+
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({ ok: true });
+  });
+  app.get("/readyz", async (_req, res) => {
+    if (stopping) {
+      res.set("Cache-Control", "no-store").status(503).json({ ok: false, stopping: true });
+      return;
+    }
+    const ok = await isDatabaseReachable();
+    res.set("Cache-Control", "no-store").status(ok ? 200 : 503).json({ ok, database: ok ? "reachable" : "unreachable" });
+  });
+
+  app.use(legacyAliasRedirects(getContent().site.legacyAliases));
+
+  app.use("/api", createApiRouter());
+  // Unknown API paths answer JSON, never the HTML 404 page.
+  app.use("/api", (_req, res) => {
+    res.status(404).json({ error: "Not found" });
+  });
+
+  // Pages: shareable ones are served from a short rendered-HTML cache with a fresh nonce each time (docs/decisions/009).
+  app.all(
+    "/{*splat}",
+    createPageHandler(build, (_req, res) => createLoadContext(String(res.locals.nonce)), {
+      cacheEnabled: env.NODE_ENV !== "development",
+      publicUrl: env.PUBLIC_URL,
+      mode: env.NODE_ENV,
+    }),
+  );
+  app.use(answerErrors);
+
+  return app;
+}
+
+export const app = createApp(() => import("virtual:react-router/server-build") as Promise<ServerBuild>);

@@ -1,0 +1,177 @@
+import { createRequestHandler as createExpressHandler } from "@react-router/express";
+import type express from "express";
+import { LRUCache } from "lru-cache";
+import { createRequestHandler, matchRoutes, type RouteObject, type RouterContextProvider, type ServerBuild } from "react-router";
+import type { CachePolicy } from "~/lib/route-cache";
+import { RENDER_TTL_MS, routeCachePolicyOf } from "./cache-headers.server";
+import { gzipChunks } from "./gzip-template.server";
+import { type CachedPage, createRenderCache, headersWithNonce } from "./render-cache.server";
+import { SITE_CSS_BYTES } from "./site-css.server";
+
+type Build = ServerBuild | (() => Promise<ServerBuild>);
+
+export interface PageHandlerOptions {
+  /** Off in development, where every request should see the latest code. */
+  cacheEnabled: boolean;
+  /** Shared renders are made for this origin: a page kept for everyone must not depend on who asked. */
+  publicUrl: string;
+  /** NODE_ENV from the configuration: React Router shows error details in development only. */
+  mode: string;
+}
+
+/**
+ * Pages. A document GET of a route whose `handle.cache` is "content" or "live" comes from the render cache
+ * (docs/decisions/009); everything else (private pages, client navigations' `.data`, actions) goes through
+ * React Router's Express adapter.
+ */
+export function createPageHandler(
+  build: Build,
+  getLoadContext: (req: express.Request, res: express.Response) => RouterContextProvider,
+  { cacheEnabled, publicUrl, mode }: PageHandlerOptions,
+): express.RequestHandler {
+  const adapter = createExpressHandler({ build, getLoadContext, mode });
+  // The adapter appends React Router's headers to what Express set: a document brings its own X-Frame-Options
+  // (entry.server.tsx), and a client navigation's data too (handleDataRequest), so the site-wide one gives way.
+  const streamed: express.RequestHandler = (req, res, next) => {
+    res.removeHeader("X-Frame-Options");
+    return adapter(req, res, next);
+  };
+  // The adapter sends what it renders and keeps the Response to itself; a shared render is needed as text, and it
+  // depends on the URL alone (no body, no cookies), so it goes to React Router's own handler as a bodiless Request.
+  const renderFetch = createRequestHandler(build, mode);
+  const cache = createRenderCache({ sharedSegments: [SITE_CSS_BYTES] });
+  const origin = new URL(publicUrl).origin;
+
+  // The build once loaded, for labelling requests without waiting on it.
+  let server: ServerBuild | undefined = typeof build === "function" ? undefined : build;
+  if (typeof build === "function") void build().then((loaded) => (server = loaded), () => {});
+  return async (req, res, next) => {
+    // Read when the response ends (request metrics), so it costs nothing on the way out.
+    res.locals.routeId = () => (server ? pageRouteId(server, req.path) : "other");
+    try {
+      const documentRead = cacheEnabled && isDocumentRead(req);
+      // A stored page answers before route matching, which ranks every route on each call (most of a hit's CPU).
+      const stored = documentRead ? cache.get(req.originalUrl) : undefined;
+      if (stored) return sendCached(req, res, stored);
+      const policy = documentRead ? await cachePolicyFor(build, req.path) : "private";
+      if (policy === "private") return await streamed(req, res, next);
+      const url = req.originalUrl;
+      if (req.method === "HEAD") {
+        const page = cache.get(url);
+        return page ? sendCached(req, res, page) : await streamed(req, res, next);
+      }
+      const nonce = String(res.locals.nonce);
+      const result = await cache.fetch(url, RENDER_TTL_MS[policy], async () => ({
+        response: await renderFetch(sharedRenderRequest(req, origin), getLoadContext(req, res)),
+        nonce,
+      }));
+      if ("page" in result) return sendCached(req, res, result.page);
+      if ("uncacheable" in result) return sendRendered(res, result.uncacheable);
+      // Another request's render could not be stored, and its streamed body is its own: render this one.
+      return await streamed(req, res, next);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** A document read: GET or HEAD of a page, not a client navigation's data request. */
+function isDocumentRead(req: express.Request): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && !req.path.endsWith(".data") && req.path !== "/__manifest";
+}
+
+const routeTrees = new WeakMap<ServerBuild["routes"], RouteObject[]>();
+
+function routeTreeOf(server: ServerBuild): RouteObject[] {
+  let tree = routeTrees.get(server.routes);
+  if (!tree) {
+    tree = routeTree(server.routes);
+    routeTrees.set(server.routes, tree);
+  }
+  return tree;
+}
+
+/** The cache policy the routes matching `pathname` declare. */
+async function cachePolicyFor(build: Build, pathname: string): Promise<CachePolicy> {
+  const server = typeof build === "function" ? await build() : build;
+  const matches = matchRoutes(routeTreeOf(server), pathname, server.basename) ?? [];
+  return routeCachePolicyOf(matches.map((match) => server.routes[match.route.id as string]?.module.handle));
+}
+
+// Remembered per path, so labelling a cache hit costs a lookup, not a route match; bounded against random paths.
+const routeIdsByPath = new LRUCache<string, string>({ max: 1_000 });
+
+/** The id of the deepest route matching `pathname` (e.g. `routes/product`), for metrics; `unmatched` for none. */
+export function pageRouteId(server: ServerBuild, pathname: string): string {
+  const known = routeIdsByPath.get(pathname);
+  if (known !== undefined) return known;
+  const id = String((matchRoutes(routeTreeOf(server), pathname, server.basename) ?? []).at(-1)?.route.id ?? "unmatched");
+  routeIdsByPath.set(pathname, id);
+  return id;
+}
+
+/** The build's flat route manifest as the nested tree `matchRoutes` takes. */
+function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {
+  return Object.values(routes)
+    .filter((route) => route !== undefined && route.parentId === parentId)
+    .map((route) => {
+      const { id, path, caseSensitive } = route as NonNullable<typeof route>;
+      if (route?.index) return { id, path, caseSensitive, index: true };
+      return { id, path, caseSensitive, children: routeTree(routes, id) };
+    });
+}
+
+function sharedRenderRequest(req: express.Request, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === "cookie" || name === "authorization") continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return new Request(new URL(req.originalUrl, origin), { headers });
+}
+
+/** The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. */
+async function sendRendered(res: express.Response, response: Response) {
+  res.status(response.status);
+  // Its headers replace the site-wide ones of the same name (X-Frame-Options), as the adapter's do once those are cleared.
+  for (const [name, value] of response.headers) {
+    if (name === "set-cookie") res.append(name, value);
+    else res.set(name, value);
+  }
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+function sendCached(req: express.Request, res: express.Response, page: CachedPage) {
+  res.set("ETag", page.etag);
+  const cacheControl = page.headers.find(([name]) => name === "cache-control")?.[1];
+  if (cacheControl) res.set("Cache-Control", cacheControl);
+  res.vary("Accept-Encoding");
+  if (req.fresh) {
+    // No CSP on a 304: the browser keeps the stored header, whose nonce matches the stored body it reuses.
+    res.status(304).end();
+    return;
+  }
+  const nonce = String(res.locals.nonce);
+  for (const [name, value] of headersWithNonce(page, nonce)) res.set(name, value);
+  // The chunks go out as one corked writev: no per-response copy of the page, less garbage.
+  const nonceBytes = Buffer.from(nonce);
+  const gzip = wantsGzip(req);
+  const chunks = gzip ? gzipChunks(page.body, nonceBytes) : page.body.parts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
+  // Already encoded: the compression middleware leaves a response with a Content-Encoding alone.
+  if (gzip) res.set("Content-Encoding", "gzip");
+  res.status(200).set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+  res.uncork();
+}
+
+/** Gzip when the client says it takes it; a request without Accept-Encoding gets the page as is. */
+function wantsGzip(req: express.Request): boolean {
+  return req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip", "identity") === "gzip";
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import { data } from "react-router";
+import { type DbHandle, isDatabaseUnavailableError, migrateAndSeed, openDatabase } from "../../db/client";
+import type { Database } from "../../db/schema";
+import { getEnv } from "./env.server";
+import { logger } from "./logger.server";
+
+let handle: DbHandle | undefined;
+
+/** The process-wide database (SQLite under DATA_DIR, or PostgreSQL when DATABASE_URL is set). */
+export function getDb(): DbHandle {
+  if (!handle) {
+    const env = getEnv();
+    handle = openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      // The message only: pg attaches the client (and its connection parameters, password included) to the error.
+      onIdleError: (error) => logger.warn({ err: { message: error.message } }, "PostgreSQL closed an idle connection; the next query reconnects"),
+    });
+  }
+  return handle;
+}
+
+/** Migrates and seeds the process-wide database (see migrateAndSeed). */
+export async function initDatabase(seed: (db: Kysely<Database>) => Promise<void>) {
+  await migrateAndSeed(getDb(), seed);
+}
+
+export { isDatabaseUnavailableError };
+
+/** The `{error}` an API answers with 503 while the database cannot be reached. */
+export const DATABASE_UNAVAILABLE_MESSAGE = "The shop is briefly unavailable. Please try again in a minute.";
+
+/**
+ * A page loader's or action's database work: an unreachable database becomes a 503 that the error page explains
+ * (the shop is briefly away) instead of a 500; any other error is passed on as it is.
+ */
+export async function pageDatabaseWork<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isDatabaseUnavailableError(error)) throw data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503, statusText: "Service Unavailable" });
+    throw error;
+  }
+}
+
+export async function isDatabaseReachable(): Promise<boolean> {
+  try {
+    await getDb().db.selectFrom("status_entries").select("id").limit(1).execute();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function closeDatabase() {
+  const current = handle;
+  handle = undefined;
+  await current?.close();
+}

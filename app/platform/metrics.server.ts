@@ -1,0 +1,68 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** Every metric the shop exposes, in one registry (served on METRICS_PORT; docs/deploy.md says what each means). */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const httpRequests = new Counter({
+  name: "kestrel_http_requests_total",
+  help: "HTTP requests answered, by route id (React Router route or API path pattern), method and status",
+  labelNames: ["route", "method", "status"] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequestSeconds = new Histogram({
+  name: "kestrel_http_request_duration_seconds",
+  help: "Time from request to the end of the response, by route id",
+  labelNames: ["route", "method"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+export const renderCacheLookups = new Counter({
+  name: "kestrel_render_cache_lookups_total",
+  help: "Rendered-HTML cache lookups for shareable pages, by result (hit, miss, shared: waited for another request's render)",
+  labelNames: ["result"] as const,
+  registers: [metricsRegistry],
+});
+
+export const supportOutboxDepth = new Gauge({
+  name: "kestrel_support_outbox_requests",
+  help: "Support requests in the outbox, by delivery status (read from the database when scraped)",
+  labelNames: ["status"] as const,
+  registers: [metricsRegistry],
+});
+
+export const supportDeliveryAttempts = new Counter({
+  name: "kestrel_support_delivery_attempts_total",
+  help: "Posts to the chat channel, by outcome (delivered, retry, rate_limited, failed, no_channel)",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const supportChannelPauses = new Counter({
+  name: "kestrel_support_channel_pauses_total",
+  help: "Times the chat channel answered 429 and delivery paused for its retry_after",
+  registers: [metricsRegistry],
+});
+
+export const checkoutOutcomes = new Counter({
+  name: "kestrel_checkout_outcomes_total",
+  help: "Checkout requests, by outcome (created, refused: the shop said no, invalid: bad input, error: shop unreachable)",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const shopNotificationOutcomes = new Counter({
+  name: "kestrel_shop_notifications_total",
+  help: "Shop notifications received, by outcome (applied, duplicate, bad_signature, unknown_order, error)",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const reviewsRefreshOutcomes = new Counter({
+  name: "kestrel_reviews_refresh_total",
+  help: "Vouch-page refreshes, by outcome (updated, unchanged, failed)",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});
