@@ -4,11 +4,11 @@ import { type Challenge, createChallenge, randomInt, verifySolution } from "altc
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { getDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
-import { getRedis } from "~/server/redis.server";
-import { loadOrCreateLocalSecret } from "~/server/local-secret.server";
-import { logger } from "~/server/logger.server";
+import { getDb } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import { getRedis } from "~/platform/redis.server";
+import { loadOrCreateLocalSecret } from "~/platform/local-secret.server";
+import { logger } from "~/platform/logger.server";
 import type { Database } from "../../../db/schema";
 import { CHALLENGE_TTL_SECONDS, type CaptchaVerdict, decodeCaptchaPayload } from "./captcha";
 

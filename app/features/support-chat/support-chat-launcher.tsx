@@ -1,10 +1,9 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
-import { OPEN_SUPPORT_CHAT_EVENT } from "./open-support-chat";
+import { OPEN_SUPPORT_CHAT_EVENT, SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 
 const loadPanel = () => import("./support-chat-panel");
 const SupportChatPanel = lazy(loadPanel);
-const PANEL_ID = "support-chat-panel";
 
 /** The round button at the bottom right; the panel's code is fetched on idle or first interaction, never before first paint. */
 export function SupportChatLauncher() {
@@ -35,7 +34,7 @@ export function SupportChatLauncher() {
         type="button"
         aria-label="Open support chat"
         aria-expanded={open}
-        aria-controls={requested ? PANEL_ID : undefined}
+        aria-controls={requested ? SUPPORT_CHAT_PANEL_ID : undefined}
         onClick={() => (open ? closeChat() : openChat())}
         onPointerEnter={() => void loadPanel().catch(() => {})}
         onFocus={() => void loadPanel().catch(() => {})}

@@ -1,7 +1,9 @@
 import express from "express";
 import { verifyPayloadOnce } from "~/features/captcha/captcha.server";
-import { supportRequestSchema } from "./support-chat";
-import { acceptSupportRequest } from "./support-chat.server";
+import { supportRequestSchema } from "~/features/support-chat/support-chat";
+import { jsonBody } from "~/platform/json-body.server";
+import { rateLimit } from "~/platform/rate-limit.server";
+import { acceptSupportRequest } from "./support-relay.server";
 
 const CAPTCHA_ERRORS = {
   malformed: "Captcha payload is malformed",
@@ -13,6 +15,8 @@ const CAPTCHA_ERRORS = {
 /** `POST /api/support`: validates, checks the captcha once, stores the request, then answers 202 with its id. */
 export function createSupportChatApi() {
   const router = express.Router();
+  // Per client address; the limit comes before the body is read, so a flood costs no parsing.
+  router.post(["/support", "/support/{*rest}"], rateLimit({ name: "support", points: 5, durationSeconds: 600, error: "Too many support requests. Please wait a few minutes and try again." }), jsonBody);
   router.post("/support", async (req, res) => {
     const parsed = supportRequestSchema.safeParse(req.body);
     if (!parsed.success) {

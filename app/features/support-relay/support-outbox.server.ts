@@ -1,9 +1,10 @@
-// The support outbox in the database: store, claim, record delivery outcomes, and the operator's list/show/retry.
+// The support outbox in the database: store, claim, record delivery outcomes, count, and the operator's list/show/retry.
 import crypto from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { DbDialect } from "../../../db/client";
 import type { Database, SupportRequestsTable } from "../../../db/schema";
-import { SUPPORT_QUESTIONS, type SupportCategory } from "./support-chat";
+import { SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
+import { supportOutboxDepth } from "~/platform/metrics.server";
 
 export type SupportRequestRow = Selectable<SupportRequestsTable>;
 export type DeliveryStatus = SupportRequestsTable["delivery_status"];
@@ -101,11 +102,28 @@ export async function claimDueSupportRequests(
   return result.rows.map(toSupportRequest).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
 }
 
+/**
+ * The claim is still this worker's and unexpired: it is extended by `leaseMs` (true), or it was lost (false).
+ * Checked right before each post and renewed while the channel answers, so no other worker can take it meanwhile.
+ */
+export async function renewSupportClaim(db: Kysely<Database>, id: string, workerId: string, leaseMs: number, now = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable("support_requests")
+    .set({ claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
+    .where("id", "=", id)
+    .where("claimed_by", "=", workerId)
+    .where("claimed_until", ">=", now.toISOString())
+    .where("delivery_status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** The outcome of one delivery attempt, written only if this worker still holds the claim. */
 export type AttemptRecord =
   | { outcome: "delivered" }
-  /** `rateLimited`: the channel answered 429, so the rest of the batch waits as well. */
-  | { outcome: "retry"; reason: string; nextAttemptAt: Date; giveUp: boolean; rateLimited?: boolean }
+  | { outcome: "retry"; reason: string; nextAttemptAt: Date; giveUp: boolean }
+  /** 429: not a failed attempt; the request waits for the channel's pause to end. */
+  | { outcome: "rate_limited"; reason: string; until: Date }
   | { outcome: "rejected"; reason: string };
 
 export async function recordDeliveryAttempt(
@@ -116,19 +134,22 @@ export async function recordDeliveryAttempt(
   now = new Date(),
 ): Promise<boolean> {
   const nowIso = now.toISOString();
-  const common = { attempts: request.attempts + 1, claimed_by: null, claimed_until: null };
+  const released = { claimed_by: null, claimed_until: null };
+  const common = { ...released, attempts: request.attempts + 1 };
   const values =
     record.outcome === "delivered"
       ? { ...common, delivery_status: "delivered" as const, delivered_at: nowIso, last_error: null }
       : record.outcome === "rejected"
         ? { ...common, delivery_status: "failed" as const, last_error: record.reason, first_failed_at: request.firstFailedAt ?? nowIso }
-        : {
-            ...common,
-            delivery_status: record.giveUp ? ("failed" as const) : ("pending" as const),
-            last_error: record.giveUp ? `gave up after 24 h of failures; last: ${record.reason}` : record.reason,
-            first_failed_at: request.firstFailedAt ?? nowIso,
-            next_attempt_at: record.nextAttemptAt.toISOString(),
-          };
+        : record.outcome === "rate_limited"
+          ? { ...released, last_error: record.reason, next_attempt_at: record.until.toISOString() }
+          : {
+              ...common,
+              delivery_status: record.giveUp ? ("failed" as const) : ("pending" as const),
+              last_error: record.giveUp ? `gave up after 24 h of failures; last: ${record.reason}` : record.reason,
+              first_failed_at: request.firstFailedAt ?? nowIso,
+              next_attempt_at: record.nextAttemptAt.toISOString(),
+            };
   const result = await db
     .updateTable("support_requests")
     .set(values)
@@ -138,15 +159,25 @@ export async function recordDeliveryAttempt(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Hands claimed requests back without an attempt (shutdown, or a 429 that holds the whole batch until `notBefore`). */
-export async function releaseSupportClaims(db: Kysely<Database>, ids: string[], workerId: string, notBefore?: Date) {
-  if (ids.length === 0) return;
-  await db
-    .updateTable("support_requests")
-    .set({ claimed_by: null, claimed_until: null, ...(notBefore ? { next_attempt_at: notBefore.toISOString() } : {}) })
-    .where("id", "in", ids)
-    .where("claimed_by", "=", workerId)
+/** Hands claims back without an attempt (shutdown): the given requests, or every one this worker still holds. */
+export async function releaseSupportClaims(db: Kysely<Database>, workerId: string, ids?: string[]) {
+  if (ids?.length === 0) return;
+  let query = db.updateTable("support_requests").set({ claimed_by: null, claimed_until: null }).where("claimed_by", "=", workerId);
+  if (ids) query = query.where("id", "in", ids);
+  await query.execute();
+}
+
+/** How many requests the outbox holds in each delivery status; also sets the `supportOutboxDepth` gauge. */
+export async function readOutboxDepth(db: Kysely<Database>): Promise<Record<DeliveryStatus, number>> {
+  const rows = await db
+    .selectFrom("support_requests")
+    .select(["delivery_status", (eb) => eb.fn.countAll<number | string | bigint>().as("count")])
+    .groupBy("delivery_status")
     .execute();
+  const depth = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
+  for (const row of rows) depth[row.delivery_status] = Number(row.count);
+  for (const status of DELIVERY_STATUSES) supportOutboxDepth.set({ status }, depth[status]);
+  return depth;
 }
 
 export async function listSupportRequests(db: Kysely<Database>, options: { status?: DeliveryStatus; limit?: number } = {}) {

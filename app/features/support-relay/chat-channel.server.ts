@@ -1,0 +1,282 @@
+// The chat channel (a Discord-compatible webhook). Its wire format stays in this module: callers pass our own types.
+import type { RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
+
+export interface ChannelSupportRequest {
+  id: string;
+  category: string;
+  questions: readonly string[];
+  answers: readonly string[];
+  /** ISO-8601 time the visitor submitted the request. */
+  createdAt: string;
+}
+
+export type ChatChannelMessage = RESTPostAPIWebhookWithTokenJSONBody;
+
+/** Discord's documented message limits. */
+export const CHANNEL_LIMITS = { content: 2000, title: 256, description: 4096, footer: 2048, embedTotal: 6000, embeds: 10 } as const;
+export const EMBED_COLOR = 5793266;
+export const NO_ANSWER = "No answer provided";
+
+/**
+ * Backslash-escapes Markdown so a visitor's text shows literally (no bold, masked links, spoilers, headings, quotes,
+ * lists or mention syntax). `@` stays as typed (emails must copy cleanly); allowed_mentions stops any ping.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\*_~`|[\]()<>#-]/g, (c) => `\\${c}`).replace(/^(\s*\d+)\./gm, "$1\\.");
+}
+
+/** Characters a reader cannot see or that reorder what they see: controls, format characters, default-ignorables. */
+const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu;
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
+const HAN = /^\p{Script=Han}$/u;
+const SKIN_TONE = /^[\u{1F3FB}-\u{1F3FF}]$/u;
+const TAG = /^[\u{E0020}-\u{E007F}]$/u;
+const BLACK_FLAG = "\u{1F3F4}";
+
+function codePointBefore(text: string, offset: number): string {
+  const low = text.charCodeAt(offset - 1);
+  const high = text.charCodeAt(offset - 2);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.slice(offset - 2, offset) : text.slice(offset - 1, offset);
+}
+
+function codePointAt(text: string, offset: number): string {
+  const point = text.codePointAt(offset);
+  return point === undefined ? "" : String.fromCodePoint(point);
+}
+
+/** Invisible characters that emoji (and CJK variants) are made of, which must stay for them to show as intended. */
+function partOfEmoji(text: string, char: string, offset: number): boolean {
+  const before = codePointBefore(text, offset);
+  if (char === "\u200D") {
+    // Emoji joined into one (family, profession, rainbow flag): look past a presentation selector or skin tone.
+    let at = offset;
+    let previous = before;
+    while (previous === "\uFE0F" || SKIN_TONE.test(previous)) {
+      at -= previous.length;
+      previous = codePointBefore(text, at);
+    }
+    return PICTOGRAPH.test(previous) && PICTOGRAPH.test(codePointAt(text, offset + 1));
+  }
+  if (char === "\uFE0E" || char === "\uFE0F") return PICTOGRAPH.test(before) || /^[0-9#*]$/.test(before);
+  if (/^[\u{E0100}-\u{E01EF}]$/u.test(char)) return HAN.test(before);
+  if (TAG.test(char)) {
+    // Subdivision flags: the black flag, then tag characters up to the cancel tag.
+    let at = offset;
+    while (TAG.test(codePointBefore(text, at))) at -= 2;
+    return codePointBefore(text, at) === BLACK_FLAG;
+  }
+  return false;
+}
+
+/**
+ * Shows hidden characters as `[U+202E]` so staff read what was typed: a right-to-left override or a zero-width space
+ * cannot make a contact address look like another. Line breaks, tabs and the joiners inside emoji stay.
+ */
+export function markHiddenCharacters(text: string): string {
+  return text.replace(HIDDEN_CHARACTER, (char: string, offset: number) => {
+    if (char === "\n" || char === "\t" || partOfEmoji(text, char, offset)) return char;
+    return `[U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
+  });
+}
+
+/** An answer as the channel shows it: hidden characters marked, Markdown escaped. */
+export function renderAnswer(answer: string | undefined): string {
+  const trimmed = answer?.trim() ?? "";
+  return trimmed === "" ? NO_ANSWER : escapeMarkdown(markHiddenCharacters(trimmed));
+}
+
+function endsWithOddBackslashes(text: string, end: number): boolean {
+  let count = 0;
+  while (end - count > 0 && text[end - count - 1] === "\\") count++;
+  return count % 2 === 1;
+}
+
+/** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair or leaving a dangling escape. */
+export function truncateSafely(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return "";
+  let cut = text.slice(0, Math.max(0, max - 1));
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  // An odd run of trailing backslashes would escape the ellipsis; drop one.
+  if (endsWithOddBackslashes(cut, cut.length)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/**
+ * Shares a character budget between texts: short ones keep everything, long ones split what is left evenly
+ * (so one very long answer cannot push the others out).
+ */
+function fitTexts(texts: string[], budget: number): string[] {
+  const result = [...texts];
+  const order = texts.map((t, i) => ({ i, length: t.length })).sort((a, b) => a.length - b.length);
+  let remaining = budget;
+  order.forEach(({ i, length }, position) => {
+    const share = Math.floor(remaining / (order.length - position));
+    const text = texts[i] ?? "";
+    result[i] = length <= share ? text : truncateSafely(text, share);
+    remaining -= result[i]?.length ?? 0;
+  });
+  return result;
+}
+
+const SECTION_SEPARATOR = "\n\n";
+
+/** Where a piece of a section may end: not inside a surrogate pair or an escape, and not where the rest would start a list. */
+function canSplitAt(text: string, at: number): boolean {
+  const low = text.charCodeAt(at);
+  if (low >= 0xdc00 && low <= 0xdfff) return false;
+  if (endsWithOddBackslashes(text, at)) return false;
+  return !/^\s*\d+\./.test(text.slice(at, at + 16));
+}
+
+/** Where to end the first piece of an over-long section: a line break, else a space, in its last quarter, else any safe place. */
+function splitPoint(text: string, max: number): number {
+  for (const boundary of ["\n", " "]) {
+    for (let at = max; at > max * 0.75; at--) if (text[at - 1] === boundary && canSplitAt(text, at)) return at;
+  }
+  for (let at = max; at > 0; at--) if (canSplitAt(text, at)) return at;
+  return max;
+}
+
+/** Lays sections out over as many descriptions as needed: whole sections together, one too long for any split in pieces. */
+function flowIntoDescriptions(sections: string[], max: number): string[] {
+  const descriptions: string[] = [];
+  let current = "";
+  for (const section of sections) {
+    if (current !== "" && current.length + SECTION_SEPARATOR.length + section.length <= max) {
+      current += SECTION_SEPARATOR + section;
+      continue;
+    }
+    if (current !== "") descriptions.push(current);
+    current = section;
+    while (current.length > max) {
+      const at = splitPoint(current, max);
+      descriptions.push(current.slice(0, at));
+      current = current.slice(at);
+    }
+  }
+  if (current !== "") descriptions.push(current);
+  return descriptions;
+}
+
+/**
+ * The request as descriptions: each question in bold, its answer on the next line, sections separated by a blank line.
+ * Everything that fits `budget` (Discord's 6000 characters across embeds) is kept whole, in as many descriptions of
+ * at most 4096 as it takes; only what cannot fit is cut, fairly across answers and ending in "…".
+ */
+export function buildDescriptions(questions: readonly string[], answers: readonly string[], budget: number): string[] {
+  const headings = questions.map((q) => `**${escapeMarkdown(q)}**\n`);
+  const bodies = questions.map((_, i) => renderAnswer(answers[i]));
+  const fixed = headings.reduce((sum, h) => sum + h.length, 0) + SECTION_SEPARATOR.length * Math.max(0, questions.length - 1);
+  const wanted = bodies.reduce((sum, b) => sum + b.length, 0);
+  const fitted = fixed + wanted <= budget ? bodies : fitTexts(bodies, Math.max(0, budget - fixed));
+  return flowIntoDescriptions(
+    headings.map((h, i) => `${h}${fitted[i]}`),
+    CHANNEL_LIMITS.description,
+  );
+}
+
+/** Sum of the embeds' text fields, as Discord counts it against the 6000-character total. */
+export function embedTextLength(message: ChatChannelMessage): number {
+  return (message.embeds ?? []).reduce(
+    (sum, e) =>
+      sum +
+      (e.title?.length ?? 0) +
+      (e.description?.length ?? 0) +
+      (e.footer?.text.length ?? 0) +
+      (e.author?.name.length ?? 0) +
+      (e.fields ?? []).reduce((s, f) => s + f.name.length + f.value.length, 0),
+    0,
+  );
+}
+
+/** One embed for a usual request; a long one continues in further embeds (title on the first, footer on the last). */
+export function buildChatChannelMessage(request: ChannelSupportRequest): ChatChannelMessage {
+  const category = escapeMarkdown(request.category);
+  const title = truncateSafely(`Support Request - ${category}`, CHANNEL_LIMITS.title);
+  const footer = truncateSafely(`Request ID: ${request.id}`, CHANNEL_LIMITS.footer);
+  const descriptions = buildDescriptions(request.questions, request.answers, CHANNEL_LIMITS.embedTotal - title.length - footer.length);
+  const parts = descriptions.length > 0 ? descriptions : [undefined];
+  return {
+    content: truncateSafely(`New ${category} Request`, CHANNEL_LIMITS.content),
+    embeds: parts.map((description, i) => ({
+      ...(i === 0 ? { title } : {}),
+      ...(description === undefined ? {} : { description }),
+      color: EMBED_COLOR,
+      ...(i === parts.length - 1 ? { timestamp: new Date(request.createdAt).toISOString(), footer: { text: footer } } : {}),
+    })),
+    // Nothing a visitor types (@everyone, role or user mentions) may ping anyone.
+    allowed_mentions: { parse: [] },
+  };
+}
+
+export type ChannelPostResult =
+  | { outcome: "delivered" }
+  /** Worth trying again later (network error, timeout, 5xx). */
+  | { outcome: "retry"; reason: string }
+  /** 429: nothing more may be posted to the channel for `retryAfterMs`. */
+  | { outcome: "rate_limited"; reason: string; retryAfterMs: number }
+  /** The channel refused this message for good (4xx other than 429). */
+  | { outcome: "rejected"; reason: string };
+
+export const CHANNEL_TIMEOUT_MS = 10_000;
+/** The wait after a 429 that names none (Discord always does; a proxy in between might not). */
+export const DEFAULT_RETRY_AFTER_MS = 1_000;
+
+/** How long a 429 asks us to wait: the body's `retry_after` (float seconds) first, then the Retry-After header. */
+export function retryAfterMs(body: unknown, header: string | null, now = Date.now()): number | undefined {
+  const fromBody = (body as { retry_after?: unknown } | null)?.retry_after;
+  if (typeof fromBody === "number" && Number.isFinite(fromBody) && fromBody >= 0) return Math.ceil(fromBody * 1000);
+  if (header) {
+    const seconds = Number(header);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  return undefined;
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "timed out or aborted";
+  const cause = (error as { cause?: { code?: string } })?.cause;
+  // Only the error code: a full message could repeat the webhook URL, which is a secret.
+  return `network error${cause?.code ? ` (${cause.code})` : ""}`;
+}
+
+/** Posts one message to `{webhookUrl}?wait=true`; never throws, never logs or returns the URL. */
+export async function postToChatChannel(
+  webhookUrl: string,
+  message: ChatChannelMessage,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ChannelPostResult> {
+  const url = new URL(webhookUrl);
+  url.searchParams.set("wait", "true");
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? CHANNEL_TIMEOUT_MS);
+  let response: Response;
+  let body: unknown;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "User-Agent": "KestrelStorefront (support relay)" },
+      body: JSON.stringify(message),
+      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+      redirect: "error",
+    });
+    const text = await response.text();
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = null;
+    }
+  } catch (error) {
+    return { outcome: "retry", reason: describeNetworkError(error) };
+  }
+  if (response.ok) return { outcome: "delivered" };
+  const detail = (body as { message?: unknown } | null)?.message;
+  const reason = `HTTP ${response.status}${typeof detail === "string" ? `: ${detail.slice(0, 200)}` : ""}`;
+  if (response.status === 429) {
+    return { outcome: "rate_limited", reason, retryAfterMs: retryAfterMs(body, response.headers.get("retry-after")) ?? DEFAULT_RETRY_AFTER_MS };
+  }
+  if (response.status >= 500 || response.status === 408) return { outcome: "retry", reason };
+  return { outcome: "rejected", reason };
+}
