@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContent } from "~/features/content/content.server";
-import { canPurchase, categoriesInCatalogue, durationFromSearch, homeTileProducts, onlyDurationChanged, parseProductId, productPath } from "./catalog";
+import { canPurchase, categoriesInCatalogue, durationFromSearch, homeTileProducts, onlySelectionChanged, parseProductId, productPath, quantityFromSearch } from "./catalog";
 
 const { site, products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
 const studio = products.find((p) => p.slug === "studio")!;
@@ -28,16 +28,29 @@ describe("durationFromSearch", () => {
   });
 });
 
-describe("onlyDurationChanged", () => {
+describe("quantityFromSearch", () => {
+  it("reads a whole number within 1 … maxQuantity and falls back to 1 or the nearest bound", () => {
+    const q = (search: string) => quantityFromSearch({ maxQuantity: 5 }, new URLSearchParams(search));
+    expect(q("quantity=3")).toBe(3);
+    expect(q("")).toBe(1);
+    expect(q("quantity=abc")).toBe(1);
+    expect(q("quantity=0")).toBe(1);
+    expect(q("quantity=9")).toBe(5);
+    expect(quantityFromSearch({ maxQuantity: 1 }, new URLSearchParams("quantity=3"))).toBe(1);
+  });
+});
+
+describe("onlySelectionChanged", () => {
   const url = (path: string) => new URL(path, "http://shop.test");
   it("is true when only ?duration= changed", () => {
-    expect(onlyDurationChanged(url("/product/1"), url("/product/1?duration=lifetime"))).toBe(true);
-    expect(onlyDurationChanged(url("/product/1?duration=1-week"), url("/product/1?duration=lifetime"))).toBe(true);
+    expect(onlySelectionChanged(url("/product/1"), url("/product/1?duration=lifetime"))).toBe(true);
+    expect(onlySelectionChanged(url("/product/1?duration=1-week"), url("/product/1?duration=lifetime"))).toBe(true);
+    expect(onlySelectionChanged(url("/product/1?duration=1-week"), url("/product/1?duration=1-week&quantity=3"))).toBe(true);
   });
   it("is false for the same URL (an explicit revalidation), another product or other parameters", () => {
-    expect(onlyDurationChanged(url("/product/1?duration=lifetime"), url("/product/1?duration=lifetime"))).toBe(false);
-    expect(onlyDurationChanged(url("/product/1"), url("/product/2?duration=lifetime"))).toBe(false);
-    expect(onlyDurationChanged(url("/product/1"), url("/product/1?duration=lifetime&ref=mail"))).toBe(false);
+    expect(onlySelectionChanged(url("/product/1?duration=lifetime"), url("/product/1?duration=lifetime"))).toBe(false);
+    expect(onlySelectionChanged(url("/product/1"), url("/product/2?duration=lifetime"))).toBe(false);
+    expect(onlySelectionChanged(url("/product/1"), url("/product/1?duration=lifetime&ref=mail"))).toBe(false);
   });
 });
 

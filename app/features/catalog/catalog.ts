@@ -1,5 +1,9 @@
-import type { Duration, Product, Site } from "~/features/content/content";
+import type { Duration, Product } from "./catalog.content";
+import type { Site } from "~/features/layout/site.content";
 import { findDuration } from "./pricing";
+
+/** The most keys one checkout may buy, whatever a product allows. */
+export const QUANTITY_CEILING = 100;
 
 export function productPath(product: Pick<Product, "id">): string {
   return `/product/${product.id}`;
@@ -13,6 +17,16 @@ export function parseProductId(param: string | undefined): number | null {
 /** The duration named by `?duration=`, or the product's first duration. */
 export function durationFromSearch(product: Product, search: URLSearchParams): Duration {
   return findDuration(product, search.get("duration") ?? "") ?? product.durations[0]!;
+}
+
+/** `?quantity=` as a whole number within 1 … the product's maximum; anything else means 1 or the nearest bound. */
+export function quantityFromSearch(product: Pick<Product, "maxQuantity">, search: URLSearchParams): number {
+  return clampQuantity(product, Number.parseInt(search.get("quantity") ?? "", 10));
+}
+
+export function clampQuantity(product: Pick<Product, "maxQuantity">, quantity: number): number {
+  if (!Number.isFinite(quantity)) return 1;
+  return Math.min(product.maxQuantity, Math.max(1, Math.trunc(quantity)));
 }
 
 /** Only a duration sold in the shop (it has a variant id) of a product with a shop link can be bought. */
@@ -30,14 +44,15 @@ export function homeTileProducts(ids: readonly number[], products: readonly Prod
   return ids.flatMap((id) => products.filter((p) => p.id === id));
 }
 
-/** True when two URLs of a product page differ only in `?duration=` (a selection change, nothing to reload). */
-export function onlyDurationChanged(current: URL, next: URL): boolean {
+/** True when two URLs of a product page differ only in `?duration=` or `?quantity=` (a selection change, nothing to reload). */
+export function onlySelectionChanged(current: URL, next: URL): boolean {
   if (current.pathname !== next.pathname || current.href === next.href) return false;
-  const withoutDuration = (url: URL) => {
+  const withoutSelection = (url: URL) => {
     const params = new URLSearchParams(url.search);
     params.delete("duration");
+    params.delete("quantity");
     params.sort();
     return params.toString();
   };
-  return withoutDuration(current) === withoutDuration(next);
+  return withoutSelection(current) === withoutSelection(next);
 }

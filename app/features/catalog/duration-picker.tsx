@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import type { Duration, Product } from "~/features/content/content";
+import type { Duration, Product } from "./catalog.content";
 import { durationFromSearch } from "./catalog";
 import { computeTotal, findDuration, formatUsd } from "./pricing";
 
@@ -23,16 +23,29 @@ export function useSelectedDuration(product: Product) {
   function select(duration: Duration) {
     setSelected(duration);
     setSyncedValue(duration.value);
-    navigate({ search: `?duration=${encodeURIComponent(duration.value)}` }, { replace: true, preventScrollReset: true });
+    const next = new URLSearchParams(searchParams);
+    next.set("duration", duration.value);
+    navigate({ search: `?${next}` }, { replace: true, preventScrollReset: true });
   }
   return [current, select] as const;
 }
 
 /**
  * `Select Duration`: native radio buttons (one tab stop, arrow keys move the selection), each labelled with the
- * duration and its price. Without JavaScript they post back as a GET form with an `Update total` button.
+ * duration and its price. Without JavaScript they post back as a GET form with an `Update total` button; `children`
+ * (the quantity field) sit in the same form so its value travels with the duration.
  */
-export function DurationPicker({ product, selected, onSelect }: { product: Product; selected: Duration; onSelect(duration: Duration): void }) {
+export function DurationPicker({
+  product,
+  selected,
+  onSelect,
+  children,
+}: {
+  product: Product;
+  selected: Duration;
+  onSelect(duration: Duration): void;
+  children?: ReactNode;
+}) {
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
   return (
@@ -74,6 +87,7 @@ export function DurationPicker({ product, selected, onSelect }: { product: Produ
           })}
         </div>
       </fieldset>
+      {children}
       {interactive ? null : (
         <button type="submit" className="mt-3 rounded-lg border border-white/15 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/10">
           Update total

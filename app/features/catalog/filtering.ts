@@ -1,4 +1,4 @@
-import type { Product } from "~/features/content/content";
+import type { Product } from "./catalog.content";
 import { basePriceCents } from "./pricing";
 
 /** Catalogue filters as they live in the URL: `?q=studio&category=creator&min=5&max=50`. */

@@ -33,6 +33,28 @@ const expectedPrices: Record<string, Record<string, string>> = {
 describe("computeTotal for every duration of every demo product", () => {
   const { products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
 
+  it("multiplies the unit price by the quantity before rounding: 3 × Capture 1 Week is $59.97, 10 Preset Packs $2.50", () => {
+    const capture = products.find((p) => p.name === "Kestrel Capture");
+    const packs = products.find((p) => p.name === "Preset Packs");
+    const week = capture && findDuration(capture, "1-week");
+    const standard = packs && findDuration(packs, "standard");
+    if (!capture || !week || !packs || !standard) throw new Error("demo catalogue changed");
+    // 4.99 × 4.006 = 19.98994 → $19.99 each, but 59.96982 → $59.97 for three.
+    expect(formatUsd(computeTotal(capture, week, 3))).toBe("$59.97");
+    expect(formatUsd(computeTotal(packs, standard, 10))).toBe("$2.50");
+  });
+
+  it("allows 10 Preset Packs, one Kestrel Studio and 5 of every other product", () => {
+    expect(Object.fromEntries(products.map((p) => [p.name, p.maxQuantity]))).toEqual({
+      "Kestrel Vault": 5,
+      "Kestrel Sandbox": 5,
+      "Kestrel Capture": 5,
+      "Kestrel Studio": 1,
+      "Kestrel Capture Ultimate": 5,
+      "Preset Packs": 10,
+    });
+  });
+
   it("covers exactly the demo catalogue's products and durations", () => {
     const actual = Object.fromEntries(products.map((p) => [p.name, p.durations.map((d) => d.value)]));
     const expected = Object.fromEntries(Object.entries(expectedPrices).map(([name, prices]) => [name, Object.keys(prices)]));

@@ -1,4 +1,4 @@
-import type { Duration, Product } from "~/features/content/content";
+import type { Duration, Product } from "./catalog.content";
 
 /** A JS number as an exact decimal: digits × 10^-scale, taken from its shortest round-trip text. */
 function toDecimal(n: number): { digits: bigint; scale: number } {

@@ -1,5 +1,5 @@
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { Product } from "~/features/content/content";
+import type { Product } from "./catalog.content";
 import { TransitionLink } from "~/features/layout/page-transition";
 import { productPath } from "./catalog";
 import { ProductBadges } from "./product-badges";

@@ -1,4 +1,4 @@
-import type { Product } from "~/features/content/content";
+import type { Product } from "./catalog.content";
 import { ProductCard } from "./product-card";
 
 /** How many cards fill the first row on wide screens: their images load eagerly, the rest lazily. */

@@ -1,4 +1,4 @@
-import type { Product } from "~/features/content/content";
+import type { Product } from "./catalog.content";
 import { formatUsd, priceCents } from "./pricing";
 
 /** Base price with the original price struck through (announced as "was"). */

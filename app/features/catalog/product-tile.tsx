@@ -1,4 +1,4 @@
-import type { Product } from "~/features/content/content";
+import type { Product } from "./catalog.content";
 import { TransitionLink } from "~/features/layout/page-transition";
 import { productPath } from "./catalog";
 import { formatUsd, priceCents } from "./pricing";

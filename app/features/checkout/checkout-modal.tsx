@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useState } from "react";
-import { CHECKOUT_REMINDER_DELAY_MS, CHECKOUT_REMINDER_SOUND } from "./checkout-client";
+import { useCallback, useEffect, useState } from "react";
+import { CHECKOUT_REMINDER_DELAY_MS, CHECKOUT_REMINDER_SOUND } from "./checkout-api";
 
 declare global {
   // Read by get-nonce, which Radix's scroll lock uses to stamp its <style> element (CSP: style-src carries the nonce).
@@ -35,19 +35,85 @@ function useCheckoutReminder(open: boolean, startedAt: number | undefined) {
   }, [open, startedAt]);
 }
 
-/** The hosted checkout page, with a loading note until its first paint (a remote shop can take a moment). */
-function CheckoutFrame({ url, title }: { url: string; title: string }) {
-  const [loaded, setLoaded] = useState(false);
+/** How long a framed checkout may take to load before the buyer is offered a new tab instead. */
+export const CHECKOUT_FRAME_TIMEOUT_MS = 15_000;
+
+/** The text of the fallback, word for word (tests/e2e/checkout.spec.ts pins it). */
+export const FRAME_FALLBACK = {
+  message: "The secure checkout could not be shown here.",
+  link: "Open checkout in a new tab",
+} as const;
+
+/** Whether a CSP report is about this frame (the browser reports the blocked URL, or only its origin). */
+function isAboutFrame(event: SecurityPolicyViolationEvent, url: string): boolean {
+  if (!event.effectiveDirective.startsWith("frame-src") && !event.violatedDirective.startsWith("frame-src")) return false;
+  try {
+    return new URL(event.blockedURI, window.location.href).origin === new URL(url, window.location.href).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The hosted checkout page, with a loading note until its first paint (a remote shop can take a moment). A page our
+ * CSP blocks, one the shop says refuses framing, or one not loaded within 15 s is replaced by a real link to a new tab.
+ */
+function CheckoutFrame({ url, title, refused, onFailed }: { url: string; title: string; refused: boolean; onFailed(): void }) {
+  const [state, setState] = useState<"loading" | "loaded" | "failed">(refused ? "failed" : "loading");
+
+  useEffect(() => {
+    if (refused) return;
+    const fail = () => {
+      setState("failed");
+      onFailed();
+    };
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (isAboutFrame(event, url)) fail();
+    };
+    document.addEventListener("securitypolicyviolation", onViolation);
+    const timer = window.setTimeout(() => setState((current) => (current === "loading" ? "failed" : current)), CHECKOUT_FRAME_TIMEOUT_MS);
+    return () => {
+      document.removeEventListener("securitypolicyviolation", onViolation);
+      window.clearTimeout(timer);
+    };
+  }, [url, refused, onFailed]);
+
+  useEffect(() => {
+    if (state === "failed") onFailed();
+  }, [state, onFailed]);
+
+  if (state === "failed") {
+    return (
+      <div role="alert" className="flex flex-1 flex-col items-center justify-center gap-4 px-6 text-center">
+        <p className="text-slate-200">{FRAME_FALLBACK.message}</p>
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener"
+          className="rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+        >
+          {FRAME_FALLBACK.link}
+        </a>
+        <p className="text-sm text-slate-300">Keep this page open: it shows your order as soon as the payment is confirmed.</p>
+      </div>
+    );
+  }
   return (
     <div className="relative flex flex-1">
-      {loaded ? null : (
+      {state === "loaded" ? null : (
         <p role="status" className="absolute inset-0 flex items-center justify-center gap-3 text-slate-300">
           <span aria-hidden="true" className="size-5 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400" />
           Loading secure checkout...
         </p>
       )}
       {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: `load` is the frame's own event, not a user interaction */}
-      <iframe src={url} title={title} allow="payment; clipboard-write" onLoad={() => setLoaded(true)} className="w-full flex-1 border-0 bg-slate-950" />
+      <iframe
+        src={url}
+        title={title}
+        allow="payment; clipboard-write"
+        onLoad={() => setState((current) => (current === "loading" ? "loaded" : current))}
+        className="w-full flex-1 border-0 bg-slate-950"
+      />
     </div>
   );
 }
@@ -55,6 +121,8 @@ function CheckoutFrame({ url, title }: { url: string; title: string }) {
 export interface CheckoutModalProps {
   /** The hosted checkout page; the modal is open while this is set. */
   url: string | undefined;
+  /** The shop's page is known to refuse being framed: offer the new tab straight away. */
+  frameRefused?: boolean;
   productName: string;
   /** When the buyer pressed Purchase Now (Date.now()), for the reminder sound. */
   startedAt: number | undefined;
@@ -63,10 +131,14 @@ export interface CheckoutModalProps {
   returnFocusTo: React.RefObject<HTMLElement | null>;
 }
 
-export function CheckoutModal({ url, productName, startedAt, onClose, returnFocusTo }: CheckoutModalProps) {
+export function CheckoutModal({ url, frameRefused = false, productName, startedAt, onClose, returnFocusTo }: CheckoutModalProps) {
   const open = url !== undefined;
   if (open && typeof document !== "undefined") shareStyleNonce();
-  useCheckoutReminder(open, startedAt);
+  const [failedUrl, setFailedUrl] = useState<string | undefined>(undefined);
+  const frameFailed = url !== undefined && failedUrl === url;
+  const onFrameFailed = useCallback(() => setFailedUrl(url), [url]);
+  // A chime over an error message would call the buyer back to a checkout that is not there.
+  useCheckoutReminder(open && !frameFailed, startedAt);
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <Dialog.Portal>
@@ -90,7 +162,7 @@ export function CheckoutModal({ url, productName, startedAt, onClose, returnFocu
               </svg>
             </Dialog.Close>
           </div>
-          {url ? <CheckoutFrame key={url} url={url} title={`Secure checkout for ${productName}`} /> : null}
+          {url ? <CheckoutFrame key={url} url={url} refused={frameRefused} onFailed={onFrameFailed} title={`Secure checkout for ${productName}`} /> : null}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

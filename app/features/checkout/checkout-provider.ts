@@ -1,12 +1,21 @@
-import type { InvoiceLookup } from "~/features/orders/shop-notifications.server";
+import type { InvoiceLookupResult } from "~/features/orders/orders";
 import type { CheckoutCart, CheckoutResult } from "./checkout";
+
+/** What the shop's invoice API says about an invoice (our type), or why it could not be asked. */
+export type InvoiceLookup = InvoiceLookupResult;
+
+/** What the shop is told about the buyer for its fraud checks, and nothing more: the client address as seen through the trusted proxies, and the user agent. */
+export interface BuyerContext {
+  ip?: string;
+  userAgent?: string;
+}
 
 /** The seam every hosted shop sits behind: our types in and out, the wire format stays inside the provider module. */
 export interface CheckoutProvider {
   readonly name: "demo" | "sellauth";
   /** The proof-of-work challenge the checkout widget solves for this provider (JSON, passed to the widget as-is). */
   challenge(): Promise<{ challenge: unknown } | { error: string }>;
-  createCheckout(cart: CheckoutCart, captcha: string): Promise<CheckoutResult>;
+  createCheckout(cart: CheckoutCart, captcha: string, buyer?: BuyerContext): Promise<CheckoutResult>;
   /** The shop's own view of an invoice (only when it can be asked, i.e. with an API key). */
   lookupInvoice?(invoiceId: string): Promise<InvoiceLookup>;
 }

@@ -1,24 +1,25 @@
 import type { Kysely } from "kysely";
 import { getSharedCaptcha } from "~/features/captcha/captcha.server";
-import type { Product } from "~/features/content/content";
+import type { Product } from "~/features/catalog/catalog.content";
+import { getContent } from "~/features/content/content.server";
 import { createPendingOrder } from "~/features/orders/orders.server";
 import type { NotificationContext } from "~/features/orders/shop-notifications.server";
-import { getDb } from "~/server/db.server";
-import type { Env } from "~/server/env.server";
-import { getEnv } from "~/server/env.server";
-import { loadOrCreateLocalSecret } from "~/server/local-secret.server";
-import { logger } from "~/server/logger.server";
+import { getDb } from "~/platform/db.server";
+import type { Env } from "~/platform/env.server";
+import { getEnv } from "~/platform/env.server";
+import { loadOrCreateLocalSecret } from "~/platform/local-secret.server";
+import { logger } from "~/platform/logger.server";
 import type { Database } from "../../../db/schema";
 import { type CheckoutRequest, resolveCart } from "./checkout";
-import type { CheckoutProvider } from "./checkout-provider";
+import type { BuyerContext, CheckoutProvider } from "./checkout-provider";
 import { createDemoProvider } from "./providers/demo.server";
 import { createSellAuthProvider } from "./providers/sellauth.server";
 
 export function createCheckoutProvider(env: Env, captcha = getSharedCaptcha()): CheckoutProvider {
   if (env.CHECKOUT_PROVIDER === "sellauth") {
-    return createSellAuthProvider({ apiBase: env.SHOP_API_BASE, shopId: env.SHOP_ID, apiKey: env.SHOP_API_KEY, captcha });
+    return createSellAuthProvider({ apiBase: env.SHOP_API_BASE, shopId: env.SHOP_ID, apiKey: env.SHOP_API_KEY, captcha, publicUrl: env.PUBLIC_URL });
   }
-  return createDemoProvider(captcha);
+  return createDemoProvider(captcha, () => getContent().coupons);
 }
 
 let provider: CheckoutProvider | undefined;
@@ -45,20 +46,23 @@ export function notificationContext(db: Kysely<Database> = getDb().db, env: Env 
   return { db, secret: shopWebhookSecret(env), provider: active.name, shopId: env.SHOP_ID, lookupInvoice: active.lookupInvoice };
 }
 
-export type StartCheckoutResult = { status: number; body: { url: string; orderId: string } | { error: string } };
+export type StartCheckoutResult = { status: number; body: { url: string; orderId: string; frameRefused?: true } | { error: string } };
 
 /** Validates the cart against the catalogue, prices it on the server, asks the provider, records a pending order. */
 export async function startCheckout(
   deps: { db: Kysely<Database>; products: readonly Product[]; provider: CheckoutProvider },
   request: CheckoutRequest,
+  buyer: BuyerContext = {},
 ): Promise<StartCheckoutResult> {
   const resolved = resolveCart(deps.products, request);
   if ("error" in resolved) return { status: 400, body: { error: resolved.error } };
-  const result = await deps.provider.createCheckout(resolved.cart, request.altcha);
+  const result = await deps.provider.createCheckout(resolved.cart, request.altcha, buyer);
   // The buyer's input refused (captcha, cart) is a 422; the shop failing is a 502.
   if ("error" in result) return { status: result.rejected ? 422 : 502, body: { error: result.error } };
-  const orderId = await createPendingOrder(deps.db, { provider: deps.provider.name, invoiceId: result.invoiceId, cart: resolved.cart });
-  return { status: 200, body: { url: result.url, orderId } };
+  // The order records what the shop will charge when it says so (the demo shop after a coupon).
+  const cart = result.amountCents === undefined ? resolved.cart : { ...resolved.cart, amountCents: result.amountCents };
+  const orderId = await createPendingOrder(deps.db, { provider: deps.provider.name, invoiceId: result.invoiceId, cart });
+  return { status: 200, body: result.frameRefused ? { url: result.url, orderId, frameRefused: true } : { url: result.url, orderId } };
 }
 
 /** What the product page's loader passes to the Purchase Now button (`checkout` key; see purchase-button.tsx). */

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { computeTotal } from "~/features/catalog/pricing";
-import type { Duration, Product } from "~/features/content/content";
+import { QUANTITY_CEILING } from "~/features/catalog/catalog";
+import type { Duration, Product } from "~/features/catalog/catalog.content";
+import { COUPON_MESSAGES } from "./coupons";
 
-export const MAX_QUANTITY = 100;
+export const MAX_QUANTITY = QUANTITY_CEILING;
 
 /** What the browser sends to POST /api/checkout; prices are never part of it. */
 export const checkoutRequestSchema = z.object({
@@ -14,6 +16,12 @@ export const checkoutRequestSchema = z.object({
     .min(1, { message: "quantity must be between 1 and 100" })
     .max(MAX_QUANTITY, { message: "quantity must be between 1 and 100" })
     .default(1),
+  /** Passed to the shop, which decides; an empty field means no coupon. */
+  coupon: z
+    .string({ message: COUPON_MESSAGES.malformed })
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{0,64}$/, { message: COUPON_MESSAGES.malformed })
+    .optional(),
   altcha: z.string({ message: "Captcha not ready. Please try again in a moment." }).min(1, { message: "Captcha not ready. Please try again in a moment." }).max(4096),
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
@@ -25,12 +33,16 @@ export interface CheckoutCart {
   variantId: number;
   durationLabel: string;
   quantity: number;
-  /** Server-computed total for the line, in cents. */
+  /** Server-computed total for the line at list price, in cents (before any coupon). */
   amountCents: number;
+  /** The code the buyer entered; the shop decides whether it applies. */
+  coupon?: string;
 }
 
 /** `rejected`: the buyer's input was refused (bad captcha, cart the shop does not accept), not a shop failure. */
-export type CheckoutResult = { url: string; invoiceId?: string } | { error: string; rejected?: boolean };
+/** `frameRefused`: the page says it must not be framed (the modal offers a new tab instead). */
+/** `amountCents`: what the shop will charge, when it says (after a coupon); the cart's list price otherwise. */
+export type CheckoutResult = { url: string; invoiceId?: string; frameRefused?: boolean; amountCents?: number } | { error: string; rejected?: boolean };
 
 export type CartResolution = { cart: CheckoutCart; product: Product; duration: Duration } | { error: string };
 
@@ -40,6 +52,7 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
   if (!product) return { error: "Unknown product" };
   const duration = product.durations.find((d) => d.variantId !== null && d.variantId === request.variantId);
   if (!duration || duration.variantId === null) return { error: "Unknown duration for this product" };
+  if (request.quantity > product.maxQuantity) return { error: `quantity must be between 1 and ${product.maxQuantity} for this product` };
   return {
     product,
     duration,
@@ -50,11 +63,12 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
       durationLabel: duration.label,
       quantity: request.quantity,
       amountCents: computeTotal(product, duration, request.quantity),
+      ...(request.coupon ? { coupon: request.coupon } : {}),
     },
   };
 }
 
-/** Texts the buyer sees in an alert (issue 3: exact wording). */
+/** Texts the buyer sees in an alert, word for word (the e2e and integration checkout tests pin them). */
 export const CHECKOUT_MESSAGES = {
   captchaNotReady: "Captcha not ready. Please try again in a moment.",
   noUrl: "No checkout URL returned. Please try again.",
@@ -66,6 +80,7 @@ export const CHECKOUT_MESSAGES = {
 export const checkoutResponseSchema = z.object({
   url: z.string().optional(),
   orderId: z.string().optional(),
+  frameRefused: z.boolean().optional(),
   error: z.string().optional(),
 });
 

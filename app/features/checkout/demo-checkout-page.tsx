@@ -23,14 +23,26 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
             <dd className="text-right font-medium text-slate-100">{view.quantity}</dd>
           </div>
         ) : null}
+        {view.coupon ? (
+          <>
+            <div className="flex justify-between gap-4 px-4 py-3">
+              <dt className="text-slate-300">Price</dt>
+              <dd className="text-right text-slate-300 tabular-nums">{view.coupon.listTotal}</dd>
+            </div>
+            <div className="flex justify-between gap-4 px-4 py-3">
+              <dt className="text-slate-300">Coupon</dt>
+              <dd className="text-right font-medium text-emerald-300">{view.coupon.code}</dd>
+            </div>
+          </>
+        ) : null}
         <div className="flex justify-between gap-4 px-4 py-3">
           <dt className="text-slate-300">Total</dt>
           <dd className="text-right text-lg font-bold text-slate-100">{view.total}</dd>
         </div>
       </dl>
       {payable ? (
-        // target="_top": after paying, the whole window (not just the checkout frame) goes to the success page.
-        <form method="post" target="_top" className="mt-6 flex gap-3">
+        // The form stays in the frame, as a real shop's would: the product page sees the payment by watching the order.
+        <form method="post" className="mt-6 flex gap-3">
           <button
             type="submit"
             className="flex-1 rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
@@ -41,6 +53,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
             type="submit"
             formMethod="get"
             formAction={`/product/${view.productId}`}
+            formTarget="_top"
             className="rounded-lg border border-slate-600 px-5 py-3 font-semibold text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
           >
             Cancel
@@ -48,9 +61,11 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
         </form>
       ) : (
         <div className="mt-6">
-          <p className="text-slate-300">This invoice is {view.status}.</p>
+          <p role="status" className="text-slate-300">
+            This invoice is {view.status}.
+          </p>
           <a
-            href={`/purchase/success?order_id=${encodeURIComponent(view.orderId)}&product_id=${view.productId}`}
+            href={`/purchase/success?order_id=${encodeURIComponent(view.orderId)}`}
             target="_top"
             className="mt-3 inline-block font-semibold text-sky-300 underline hover:text-sky-200"
           >

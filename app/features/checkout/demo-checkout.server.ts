@@ -1,9 +1,9 @@
-import { formatUsd } from "~/features/catalog/pricing";
+import { computeTotal, formatUsd } from "~/features/catalog/pricing";
 import { getProduct } from "~/features/content/content.server";
 import { findOrderByInvoice } from "~/features/orders/orders.server";
 import { receiveShopNotification, signShopNotification } from "~/features/orders/shop-notifications.server";
-import { getDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
+import { getDb } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
 import { getCheckoutProvider, notificationContext, shopWebhookSecret } from "./checkout.server";
 
 export interface DemoCheckoutView {
@@ -12,7 +12,10 @@ export interface DemoCheckoutView {
   productName: string;
   durationLabel: string;
   quantity: number;
+  /** What is charged: the list price, less the coupon's discount when one applied. */
   total: string;
+  /** The coupon applied, and the list price it was taken off. */
+  coupon?: { code: string; listTotal: string };
   status: "pending" | "completed" | "failed" | "refunded";
   orderId: string;
 }
@@ -24,6 +27,7 @@ export async function loadDemoCheckout(invoiceId: string): Promise<DemoCheckoutV
   if (!order) return undefined;
   const product = getProduct(order.product_id);
   const duration = product?.durations.find((d) => d.variantId === order.variant_id);
+  const listCents = product && duration ? computeTotal(product, duration, order.quantity) : undefined;
   return {
     invoiceId,
     productId: order.product_id,
@@ -31,6 +35,7 @@ export async function loadDemoCheckout(invoiceId: string): Promise<DemoCheckoutV
     durationLabel: duration?.label ?? `Variant ${order.variant_id}`,
     quantity: order.quantity,
     total: formatUsd(order.amount_cents),
+    ...(order.coupon && listCents !== undefined ? { coupon: { code: order.coupon, listTotal: formatUsd(listCents) } } : {}),
     status: order.status,
     orderId: order.id,
   };
@@ -38,7 +43,8 @@ export async function loadDemoCheckout(invoiceId: string): Promise<DemoCheckoutV
 
 /**
  * Pays a demo invoice the way a real shop would: a signed "invoice processed" notification, handled by the same
- * receiveShopNotification() that POST /api/shop/notifications uses. Returns where to send the buyer.
+ * receiveShopNotification() that POST /api/shop/notifications uses. Returns the invoice page again (now paid): like
+ * a real shop's, it does not send the buyer anywhere; the product page notices the payment by watching the order.
  */
 export async function payDemoCheckout(invoiceId: string): Promise<string | undefined> {
   const view = await loadDemoCheckout(invoiceId);
@@ -51,5 +57,5 @@ export async function payDemoCheckout(invoiceId: string): Promise<string | undef
     idempotencyKey: `demo-pay-${invoiceId}`,
   });
   if (reply.status !== 200) throw new Error(`demo payment notification refused (${reply.status})`);
-  return `/purchase/success?order_id=${encodeURIComponent(view.orderId)}&product_id=${view.productId}`;
+  return `/demo-checkout/${encodeURIComponent(invoiceId)}`;
 }

@@ -1,11 +1,14 @@
-import { useRef, useState } from "react";
-import { useRouteLoaderData } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useRouteLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useCaptcha } from "~/features/captcha/use-captcha";
-import type { Duration, Product } from "~/features/content/content";
+import type { Duration, Product } from "~/features/catalog/catalog.content";
+import { toast } from "~/features/layout/toasts";
+import { useOrderWatch } from "~/features/orders/use-order-watch";
 import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
 import { CHECKOUT_MESSAGES } from "./checkout";
-import { CHECKOUT_CHALLENGE_URL, requestCheckout } from "./checkout-client";
+import { CHECKOUT_CHALLENGE_URL, requestCheckout } from "./checkout-api";
+import { COUPON_CODE_PATTERN, COUPON_MESSAGES } from "./coupons";
 
 // The dialog (Radix and its scroll lock) is fetched once the page is idle, not with the page's first JavaScript.
 const loadCheckoutModal = () => import("./checkout-modal");
@@ -14,6 +17,10 @@ type CheckoutModalComponent = Awaited<ReturnType<typeof loadCheckoutModal>>["Che
 export interface PurchaseButtonProps {
   product: Pick<Product, "id" | "name">;
   duration: Pick<Duration, "label" | "variantId">;
+  /** Keys to buy; the server checks it against the product's maximum. */
+  quantity?: number;
+  /** A coupon code for the shop to apply (blank: none). */
+  coupon?: string;
   /** Hosted checkout in a modal (default) or a new tab; defaults to the product loader's `checkout.modal`. */
   modal?: boolean;
 }
@@ -24,14 +31,38 @@ function useCheckoutModalSetting(): boolean {
   return data?.checkout?.modal ?? true;
 }
 
-type Phase = { name: "idle" } | { name: "loading" } | { name: "open"; url: string; startedAt: number };
+type Phase = { name: "idle" } | { name: "loading" } | { name: "open"; url: string; startedAt: number; frameRefused?: boolean };
+
+/** The toast after the buyer closes a checkout that is not paid yet, word for word (tests/e2e/checkout.spec.ts pins it). */
+export const PAYMENT_IN_PROGRESS_TOAST = "Payment in progress — we will show your order here";
+
+export const successPagePath = (orderId: string) => `/purchase/success?order_id=${encodeURIComponent(orderId)}`;
+
+/**
+ * While a checkout is open (modal or new tab), watches its order and goes to the success page once it is paid: the
+ * shop's notification reaches our server, the page learns of it here, whatever page the shop itself shows.
+ */
+function usePaymentDetection(orderId: string | null, watching: boolean, onPaid: () => void) {
+  const navigate = useNavigate();
+  const watch = useOrderWatch(orderId, watching);
+  const paid = watching && watch.state === "found" && watch.status === "completed";
+  useEffect(() => {
+    if (!paid || !orderId) return;
+    onPaid();
+    navigate(successPagePath(orderId));
+  }, [paid, orderId, navigate, onPaid]);
+}
 
 /** `Purchase Now`: solves the captcha in the background, starts one checkout at a time, shows the hosted checkout. */
-export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps) {
+export function PurchaseButton({ product, duration, quantity = 1, coupon = "", modal }: PurchaseButtonProps) {
   const modalSetting = useCheckoutModalSetting();
   const useModal = modal ?? modalSetting;
   const captcha = useCaptcha(CHECKOUT_CHALLENGE_URL);
   const [phase, setPhase] = useState<Phase>({ name: "idle" });
+  // The order of the checkout last opened, watched while its modal (or new tab) may still be open.
+  const [watchedOrder, setWatchedOrder] = useState<string | null>(null);
+  const onPaid = useRef(() => setPhase({ name: "idle" })).current;
+  usePaymentDetection(watchedOrder, watchedOrder !== null, onPaid);
   const running = useRef(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const loading = phase.name === "loading";
@@ -44,6 +75,12 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
     // A ref, not state: a second click in the same frame must see the first one.
     if (running.current) return;
     if (duration.variantId === null) return;
+    const couponCode = coupon.trim();
+    // Checked here too, so a typo does not spend the solved captcha.
+    if (couponCode && !COUPON_CODE_PATTERN.test(couponCode)) {
+      window.alert(COUPON_MESSAGES.malformed);
+      return;
+    }
     if (!captcha.payload) {
       window.alert(CHECKOUT_MESSAGES.captchaNotReady);
       captcha.retryIfFailed();
@@ -56,7 +93,7 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
     setPhase({ name: "loading" });
     // The dialog's code (usually already fetched while the page was idle) loads alongside the checkout request.
     const [outcome, modalModule] = await Promise.all([
-      requestCheckout({ productId: product.id, variantId: duration.variantId, altcha: captcha.payload }),
+      requestCheckout({ productId: product.id, variantId: duration.variantId, quantity, coupon: couponCode || undefined, altcha: captcha.payload }),
       useModal ? loadCheckoutModal().catch(() => null) : null,
     ]);
     // Every payload is single-use: solve a fresh one for the next attempt.
@@ -71,7 +108,8 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
     if (useModal && modalModule) {
       window.scrollTo({ top: 0, behavior: "smooth" });
       setCheckoutModal(() => modalModule.CheckoutModal);
-      setPhase({ name: "open", url: outcome.url, startedAt });
+      setPhase({ name: "open", url: outcome.url, startedAt, frameRefused: outcome.frameRefused });
+      setWatchedOrder(outcome.orderId ?? null);
       return;
     }
     if (tab) {
@@ -80,6 +118,7 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
     } else {
       window.open(outcome.url, "_blank", "noopener");
     }
+    setWatchedOrder(outcome.orderId ?? null);
     setPhase({ name: "idle" });
   }
 
@@ -109,10 +148,28 @@ export function PurchaseButton({ product, duration, modal }: PurchaseButtonProps
           url={phase.name === "open" ? phase.url : undefined}
           startedAt={phase.name === "open" ? phase.startedAt : undefined}
           productName={`${product.name} (${duration.label})`}
-          onClose={() => setPhase({ name: "idle" })}
+          frameRefused={phase.name === "open" ? phase.frameRefused : undefined}
+          onClose={() => {
+            setPhase({ name: "idle" });
+            if (watchedOrder) showPaymentInProgress(watchedOrder);
+            setWatchedOrder(null);
+          }}
           returnFocusTo={buttonRef}
         />
       ) : null}
     </>
   );
+}
+
+/** Closing an unpaid checkout: the payment may still arrive, and the success page keeps watching for it. */
+function showPaymentInProgress(orderId: string) {
+  toast.success(PAYMENT_IN_PROGRESS_TOAST, {
+    id: `payment-in-progress-${orderId}`,
+    duration: 15_000,
+    description: (
+      <Link to={successPagePath(orderId)} className="font-semibold underline">
+        View your order
+      </Link>
+    ),
+  });
 }

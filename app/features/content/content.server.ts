@@ -1,43 +1,40 @@
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
-import {
-  ContentError,
-  checkLegalMarkdown,
-  type DocsFile,
-  type Download,
-  docsFileSchema,
-  downloadsFileSchema,
-  type FaqItem,
-  faqFileSchema,
-  LEGAL_SLUGS,
-  type LegalSlug,
-  type PlansFile,
-  parseContent,
-  plansFileSchema,
-  productsFileSchema,
-  type Product,
-  type Site,
-  siteSchema,
-} from "./content";
-import { type ReviewsFile, reviewsFileSchema } from "./content";
+import type { z } from "zod";
+import { type Product, productsFileSchema } from "~/features/catalog/catalog.content";
+import { couponsFileSchema } from "~/features/checkout/coupons.content";
+import { docsFileSchema } from "~/features/docs/docs.content";
+import { downloadsFileSchema } from "~/features/downloads/downloads.content";
+import { faqFileSchema } from "~/features/faq/faq.content";
+import { siteSchema } from "~/features/layout/site.content";
+import { checkLegalMarkdown } from "~/features/legal/legal.content";
+import { LEGAL_SLUGS, type LegalSlug, legalPage } from "~/features/legal/legal-pages";
+import { plansFileSchema } from "~/features/reseller/reseller.content";
+import { reviewsFileSchema } from "~/features/reviews/reviews.content";
+import { statusFileSchema } from "~/features/status/status.content";
+import { getEnv } from "~/platform/env.server";
+import { ContentError, parseContent } from "./content";
 
-export const statusFileSchema = z
-  .array(z.object({ name: z.string().trim().min(1), status: z.string().trim().min(1), uptime: z.string().regex(/^\d{1,3}(\.\d+)?$/, { message: "expected an uptime percentage like 99.9" }) }))
-  .min(1);
+/** Every JSON file in content/ and the schema its feature owns, validated in this order. */
+const CONTENT_FILES = {
+  site: { file: "site.json", schema: siteSchema },
+  products: { file: "products.json", schema: productsFileSchema },
+  status: { file: "status.json", schema: statusFileSchema },
+  reviews: { file: "reviews.json", schema: reviewsFileSchema },
+  faq: { file: "faq.json", schema: faqFileSchema },
+  docs: { file: "docs.json", schema: docsFileSchema },
+  downloads: { file: "downloads.json", schema: downloadsFileSchema },
+  plans: { file: "plans.json", schema: plansFileSchema },
+  // Only the demo shop reads coupons; a shop without the file has none.
+  coupons: { file: "coupons.json", schema: couponsFileSchema, whenMissing: [] },
+} as const;
 
-export interface Content {
-  site: Site;
-  products: Product[];
-  status: z.infer<typeof statusFileSchema>;
-  reviews: ReviewsFile;
-  faq: FaqItem[];
-  docs: DocsFile;
-  downloads: Download[];
-  plans: PlansFile;
+type ContentFiles = typeof CONTENT_FILES;
+
+export type Content = { [K in keyof ContentFiles]: z.infer<ContentFiles[K]["schema"]> } & {
   /** Markdown source of each legal page listed in site.json `legal`. */
   legal: Partial<Record<LegalSlug, string>>;
-}
+};
 
 function readText(dir: string, name: string): string {
   try {
@@ -74,43 +71,48 @@ export function checkCrossReferences(content: Content) {
   content.docs.products.forEach((doc, i) => {
     if (!slugs.has(doc.product)) errors.push(`content/docs.json: products[${i}].product: no product with slug "${doc.product}"`);
   });
+  content.coupons.forEach((coupon, i) => {
+    coupon.productIds?.forEach((id, j) => {
+      if (!ids.has(id)) errors.push(`content/coupons.json: [${i}].productIds[${j}]: no product with id ${id}`);
+    });
+  });
   content.downloads.forEach((download, i) => {
     if (download.productId !== undefined && !ids.has(download.productId)) errors.push(`content/downloads.json: [${i}].productId: no product with id ${download.productId}`);
   });
   const listed = new Set(content.site.legal.map((page) => page.slug));
   for (const slug of LEGAL_SLUGS) if (!listed.has(slug)) errors.push(`content/site.json: legal: expected an entry for "${slug}" (the /${slug} page)`);
   for (const page of content.site.legal) {
+    const file = `content/${legalPage(page.slug).file}`;
     const markdown = content.legal[page.slug];
-    if (markdown === undefined) errors.push(`content/legal/${page.slug}.md: file is missing`);
-    else errors.push(...checkLegalMarkdown(`content/legal/${page.slug}.md`, markdown, content.site.company));
+    if (markdown === undefined) errors.push(`${file}: file is missing`);
+    else errors.push(...checkLegalMarkdown(file, markdown, content.site.company));
   }
   if (errors.length) throw new ContentError(errors.join("\n"));
 }
 
+/** Reads and validates every content file in `dir`; throws one ContentError naming each file, path and expectation. */
 export function loadContent(dir: string): Content {
-  const content: Content = {
-    site: parseContent("content/site.json", siteSchema, readJson(dir, "site.json")),
-    products: parseContent("content/products.json", productsFileSchema, readJson(dir, "products.json")),
-    status: parseContent("content/status.json", statusFileSchema, readJson(dir, "status.json")),
-    reviews: parseContent("content/reviews.json", reviewsFileSchema, readJson(dir, "reviews.json")),
-    faq: parseContent("content/faq.json", faqFileSchema, readJson(dir, "faq.json")),
-    docs: parseContent("content/docs.json", docsFileSchema, readJson(dir, "docs.json")),
-    downloads: parseContent("content/downloads.json", downloadsFileSchema, readJson(dir, "downloads.json")),
-    plans: parseContent("content/plans.json", plansFileSchema, readJson(dir, "plans.json")),
-    legal: {},
-  };
-  for (const page of content.site.legal) content.legal[page.slug] = readText(dir, `legal/${page.slug}.md`);
+  const parsed: Partial<Record<keyof ContentFiles, unknown>> = {};
+  for (const [key, entry] of Object.entries(CONTENT_FILES)) {
+    const raw = "whenMissing" in entry && !fs.existsSync(path.join(dir, entry.file)) ? entry.whenMissing : readJson(dir, entry.file);
+    parsed[key as keyof ContentFiles] = parseContent(`content/${entry.file}`, entry.schema, raw);
+  }
+  const content = { ...parsed, legal: {} } as Content;
+  for (const page of content.site.legal) content.legal[page.slug] = readText(dir, legalPage(page.slug).file);
   checkCrossReferences(content);
   return content;
 }
 
-export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
+/** The configured content directory (CONTENT_DIR, `./content` by default). */
+export function contentDir(): string {
+  return path.resolve(getEnv().CONTENT_DIR);
+}
 
 let cached: Content | undefined;
 
 /** The shop's content, validated once per process (boot fails on a broken file). */
 export function getContent(): Content {
-  cached ??= loadContent(CONTENT_DIR);
+  cached ??= loadContent(contentDir());
   return cached;
 }
 

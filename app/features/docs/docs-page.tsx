@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { DocEntry, DocsFile } from "~/features/content/content";
+import type { DocEntry, DocsFile } from "./docs.content";
 import { type DocsView, docEntryAnchor } from "./docs";
 
 const TYPE_STYLES: Record<DocEntry["type"], string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DocsFile } from "~/features/content/content";
+import type { DocsFile } from "./docs.content";
 import { docEntryAnchor, selectDocs } from "./docs";
 
 const entry = (title: string) => ({ title, type: "info" as const, description: "d", solution: ["s"] });

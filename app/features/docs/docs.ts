@@ -1,4 +1,5 @@
-import type { DocEntry, DocsFile, Product } from "~/features/content/content";
+import type { DocEntry, DocsFile } from "./docs.content";
+import type { Product } from "~/features/catalog/catalog.content";
 
 export interface DocsProductOption {
   slug: string;

@@ -1,5 +1,5 @@
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { Download } from "~/features/content/content";
+import type { Download } from "./downloads.content";
 
 /** Installers are delivered with the licence after purchase; this page only describes releases. */
 export const DOWNLOAD_NOTICE = "Download would start here. Please purchase the product first.";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import type { FaqItem } from "~/features/content/content";
+import type { FaqItem } from "./faq.content";
 
 /**
  * One question open at a time without JavaScript: `<details name>` makes the group exclusive natively,

@@ -1,4 +1,4 @@
-import type { Site } from "~/features/content/content";
+import type { Site } from "~/features/layout/site.content";
 
 /** The four steps from choosing a product to using it. */
 export function HowItWorks({ steps }: { steps: Site["howItWorks"] }) {

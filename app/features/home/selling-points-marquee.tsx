@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Site } from "~/features/content/content";
+import type { Site } from "~/features/layout/site.content";
 
 function PointList({ points, hidden }: { points: Site["sellingPoints"]; hidden?: boolean }) {
   return (

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Site } from "~/features/content/content";
+import type { Site } from "~/features/layout/site.content";
 
 export function youtubeEmbedUrl(videoId: string): string {
   return `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}?autoplay=1`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inlinableCss } from "./inline-stylesheet";
+import { inlinableCss } from "./inline-stylesheet.build";
 
 const tailwindShape = [
   "@layer properties{@supports (((-webkit-hyphens:none)) and (not (margin-trim:inline))) or ((-moz-orient:inline) and (not (color:rgb(from red r g b)))){*,:before,:after,::backdrop{--tw-translate-x:0;--tw-shadow:0 0 #0000}}}",

@@ -1,4 +1,4 @@
-import type { Site } from "~/features/content/content";
+import type { Site } from "./site.content";
 
 /** What every page's chrome needs, sent once from the root loader. */
 export interface LayoutData {

@@ -1,8 +1,44 @@
+import type { MetaDescriptor } from "react-router";
 import type { LayoutData } from "./layout";
-import { pageMeta } from "./seo";
 
-/** pageMeta() for a content page, with the brand and the absolute URL taken from the root loader's layout data. */
-export function contentPageMeta(root: { layout: LayoutData } | undefined, { title, description, path }: { title: string; description: string; path: string }) {
+export interface PageMetaInput {
+  /** The page's own name; " | <brand>" is appended unless `appendBrand` is false (the home page names the brand itself). */
+  title: string;
+  description: string;
+  /** Path (and query, when the page canonicalises a view) of the canonical URL, e.g. "/faq". */
+  path: string;
+  /** Site-relative image for Open Graph and Twitter cards. */
+  image?: string;
+  /** Pages search engines should not list: a missing product, the purchase success page, the demo checkout. */
+  noindex?: boolean;
+  appendBrand?: boolean;
+}
+
+/** The root loader's data as a route's `meta` receives it in `matches[0].loaderData` (absent when the root failed). */
+export type RootMetaData = { layout: Pick<LayoutData, "brand" | "publicUrl"> } | undefined;
+
+/**
+ * Every page's head tags: title, description, an absolute canonical link, Open Graph and Twitter cards. The canonical
+ * is a `tagName: "link"` descriptor, because React Router renders any other descriptor with `rel` as a <meta>.
+ */
+export function pageMeta(root: RootMetaData, { title, description, path, image, noindex = false, appendBrand = true }: PageMetaInput): MetaDescriptor[] {
   const brand = root?.layout.brand ?? "Kestrel Software";
-  return pageMeta({ title: `${title} | ${brand}`, description, path, publicUrl: root?.layout.publicUrl ?? "" });
+  const publicUrl = root?.layout.publicUrl ?? "";
+  const fullTitle = appendBrand ? `${title} | ${brand}` : title;
+  const url = `${publicUrl}${path}`;
+  const tags: MetaDescriptor[] = [
+    { title: fullTitle },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:title", content: fullTitle },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { property: "og:type", content: "website" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: fullTitle },
+    { name: "twitter:description", content: description },
+  ];
+  if (image) tags.push({ property: "og:image", content: `${publicUrl}${image}` }, { name: "twitter:image", content: `${publicUrl}${image}` });
+  if (noindex) tags.push({ name: "robots", content: "noindex" });
+  return tags;
 }

@@ -1,49 +1,65 @@
 import { useLocation } from "react-router";
 import type { LayoutData } from "./layout";
 import { TransitionLink } from "./page-transition";
+import { NavMenu, type NavListLayout } from "./nav-menu";
 
 function isCurrent(pathname: string, href: string) {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function SiteHeader({ layout }: { layout: LayoutData }) {
+const LIST_CLASS: Record<NavListLayout, string> = {
+  row: "hidden flex-wrap items-center gap-1 text-sm sm:flex",
+  column: "flex flex-col gap-1 text-base",
+  responsive: "flex flex-wrap items-center gap-1 text-sm max-sm:flex-col max-sm:items-stretch max-sm:text-base",
+};
+const ITEM_CLASS: Record<NavListLayout, string> = {
+  row: "block whitespace-nowrap rounded-md px-3 py-2",
+  column: "block rounded-md px-3 py-2.5",
+  responsive: "block whitespace-nowrap rounded-md px-3 py-2 max-sm:py-2.5",
+};
+
+/** The seven navigation items. */
+function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavListLayout }) {
   const { pathname } = useLocation();
+  const itemClassName = ITEM_CLASS[listLayout];
+  return (
+    <ul className={LIST_CLASS[listLayout]}>
+      {layout.nav.map((item) => {
+        const current = isCurrent(pathname, item.href);
+        return (
+          <li key={item.href}>
+            <TransitionLink
+              to={item.href}
+              aria-current={current ? "page" : undefined}
+              className={`${itemClassName} transition-colors ${current ? "bg-sky-500/20 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`}
+            >
+              {item.label}
+            </TransitionLink>
+          </li>
+        );
+      })}
+      <li>
+        <a href={layout.community.url} target="_blank" rel="noopener noreferrer" className={`${itemClassName} text-slate-300 hover:bg-white/5 hover:text-white`}>
+          {layout.community.label}
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      </li>
+    </ul>
+  );
+}
+
+export function SiteHeader({ layout }: { layout: LayoutData }) {
   return (
     <header className="sticky top-0 z-40 border-b border-white/10 bg-slate-950/90 backdrop-blur supports-[backdrop-filter]:bg-slate-950/75">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
-        <TransitionLink to="/" className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
+      {/* Under 640 px one row that does not wrap: the brand may break onto two lines, the badge and `Menu` keep their size. */}
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 max-sm:flex-nowrap max-sm:gap-x-2">
+        <TransitionLink to="/" className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white max-sm:min-w-0 max-sm:text-base max-sm:leading-tight">
+          <img src="/favicon.svg" alt="" width={28} height={28} className="max-sm:size-6 max-sm:shrink-0" />
           {layout.brand}
         </TransitionLink>
-        <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40">{layout.badge}</span>
-        <nav aria-label="Main" className="order-last w-full min-w-0 sm:order-none sm:ml-auto sm:w-auto">
-          <ul className="flex flex-wrap items-center gap-1 text-sm">
-            {layout.nav.map((item) => {
-              const current = isCurrent(pathname, item.href);
-              return (
-                <li key={item.href}>
-                  <TransitionLink
-                    to={item.href}
-                    aria-current={current ? "page" : undefined}
-                    className={`block whitespace-nowrap rounded-md px-3 py-2 transition-colors ${current ? "bg-sky-500/20 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`}
-                  >
-                    {item.label}
-                  </TransitionLink>
-                </li>
-              );
-            })}
-            <li>
-              <a
-                href={layout.community.url}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="block whitespace-nowrap rounded-md px-3 py-2 text-slate-300 hover:bg-white/5 hover:text-white"
-              >
-                {layout.community.label}
-                <span className="sr-only"> (opens in a new tab)</span>
-              </a>
-            </li>
-          </ul>
+        <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">{layout.badge}</span>
+        <nav aria-label="Main" className="ml-auto min-w-0 max-sm:shrink-0">
+          <NavMenu items={(listLayout) => <NavItems layout={layout} listLayout={listLayout} />} />
         </nav>
       </div>
     </header>

@@ -1,5 +1,6 @@
 import { computeTotal, formatCents } from "~/features/catalog/pricing";
-import type { FaqItem, Product } from "~/features/content/content";
+import type { FaqItem } from "~/features/faq/faq.content";
+import type { Product } from "~/features/catalog/catalog.content";
 
 /** schema.org objects for search engines (JSON-LD). Pure: routes pass content and the absolute site URL. */
 export type JsonLdObject = Record<string, unknown> & { "@type": string };

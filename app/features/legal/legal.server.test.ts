@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LEGAL_SLUGS } from "~/features/content/content";
-import { getLegalPage, isLegalSlug } from "./legal.server";
+import { getLegalPage } from "./legal.server";
+import { isLegalSlug, LEGAL_SLUGS } from "./legal-pages";
 
 describe("legal pages", () => {
   it.each(LEGAL_SLUGS)("renders %s from Markdown to HTML with its title and date", (slug) => {

@@ -1,6 +1,6 @@
 import { Marked } from "marked";
-import { LEGAL_SLUGS, type LegalSlug } from "~/features/content/content";
 import { getContent } from "~/features/content/content.server";
+import type { LegalSlug } from "./legal-pages";
 
 export interface LegalPageView {
   slug: LegalSlug;
@@ -12,10 +12,6 @@ export interface LegalPageView {
 
 const markdown = new Marked({ gfm: true, breaks: false });
 const rendered = new Map<LegalSlug, LegalPageView>();
-
-export function isLegalSlug(value: string): value is LegalSlug {
-  return (LEGAL_SLUGS as readonly string[]).includes(value);
-}
 
 /** Renders a legal page once per process (content only changes with a deploy). */
 export function getLegalPage(slug: LegalSlug): LegalPageView | undefined {

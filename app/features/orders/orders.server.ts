@@ -1,12 +1,25 @@
 import crypto from "node:crypto";
-import type { Kysely } from "kysely";
-import type { CheckoutCart } from "~/features/checkout/checkout";
+import type { Kysely, Selectable } from "kysely";
 import type { Database, OrdersTable, ShopNotificationsTable } from "../../../db/schema";
-import type { OrderStatusView } from "./orders";
+
+/** An order as read from the database. */
+export type OrderRecord = Selectable<OrdersTable>;
+import { getDb } from "~/platform/db.server";
+import { orderIdSchema, type OrderStatusView } from "./orders";
+
+/** What an order records of the checkout's cart line (the checkout's CheckoutCart carries these and more). */
+export interface OrderLine {
+  productId: number;
+  variantId: number;
+  quantity: number;
+  /** What the shop will charge for the line, in cents. */
+  amountCents: number;
+  coupon?: string;
+}
 
 export async function createPendingOrder(
   db: Kysely<Database>,
-  input: { provider: string; invoiceId: string | undefined; cart: CheckoutCart; now?: Date },
+  input: { provider: string; invoiceId: string | undefined; cart: OrderLine; now?: Date },
 ): Promise<string> {
   const id = crypto.randomUUID();
   await db
@@ -23,27 +36,30 @@ export async function createPendingOrder(
       created_at: (input.now ?? new Date()).toISOString(),
       completed_at: null,
       raw_event_id: null,
+      shop_status: null,
+      coupon: input.cart.coupon ?? null,
     })
     .execute();
   return id;
 }
 
 export async function getOrderStatus(db: Kysely<Database>, id: string): Promise<OrderStatusView | undefined> {
-  const row = await db.selectFrom("orders").select(["id", "status"]).where("id", "=", id).executeTakeFirst();
-  return row ? { id: row.id, status: row.status } : undefined;
+  const row = await db.selectFrom("orders").select(["id", "status", "shop_status"]).where("id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  return row.shop_status ? { id: row.id, status: row.status, shopStatus: row.shop_status } : { id: row.id, status: row.status };
 }
 
-export async function findOrderByInvoice(db: Kysely<Database>, provider: string, invoiceId: string): Promise<OrdersTable | undefined> {
+export async function findOrderByInvoice(db: Kysely<Database>, provider: string, invoiceId: string): Promise<OrderRecord | undefined> {
   return db.selectFrom("orders").selectAll().where("provider", "=", provider).where("provider_invoice_id", "=", invoiceId).executeTakeFirst();
 }
 
-export async function listOrders(db: Kysely<Database>, options: { status?: OrdersTable["status"]; limit: number }): Promise<OrdersTable[]> {
+export async function listOrders(db: Kysely<Database>, options: { status?: OrdersTable["status"]; limit: number }): Promise<OrderRecord[]> {
   let query = db.selectFrom("orders").selectAll().orderBy("created_at", "desc").orderBy("id").limit(options.limit);
   if (options.status) query = query.where("status", "=", options.status);
   return query.execute();
 }
 
-export async function findOrder(db: Kysely<Database>, id: string): Promise<OrdersTable | undefined> {
+export async function findOrder(db: Kysely<Database>, id: string): Promise<OrderRecord | undefined> {
   return db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
@@ -56,4 +72,11 @@ export async function listShopNotifications(
   if (options.invoiceId !== undefined) query = query.where("invoice_id", "=", options.invoiceId);
   if (options.outcome !== undefined) query = query.where("outcome", "=", options.outcome);
   return query.execute();
+}
+
+/** Which product an order is for (the success page names it); undefined for an id that is not one of our orders. */
+export async function orderedProductId(orderId: string, db: Kysely<Database> = getDb().db): Promise<number | undefined> {
+  if (!orderIdSchema.safeParse(orderId).success) return undefined;
+  const row = await db.selectFrom("orders").select("product_id").where("id", "=", orderId).executeTakeFirst();
+  return row?.product_id;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyInvoiceEvent, nextOrderStatus } from "./orders";
-import { isFreshTimestamp, signShopNotification, verifyShopSignature } from "./shop-notifications.server";
+import { isWithinReplayWindow, signShopNotification, verifyShopSignature } from "./shop-notifications.server";
 
 describe("shop notification events", () => {
   it("reads paid, refunded and failed invoice events", () => {
@@ -40,20 +40,20 @@ describe("verifyShopSignature", () => {
   });
 });
 
-describe("isFreshTimestamp", () => {
+describe("isWithinReplayWindow", () => {
   const now = new Date("2026-11-21T06:00:00Z");
   const seconds = (offset: number) => String(now.getTime() / 1000 + offset);
 
   it("accepts five minutes either way, in seconds or milliseconds", () => {
-    expect(isFreshTimestamp(seconds(-300), now)).toBe(true);
-    expect(isFreshTimestamp(seconds(299), now)).toBe(true);
-    expect(isFreshTimestamp(String(now.getTime() - 60_000), now)).toBe(true);
+    expect(isWithinReplayWindow(seconds(-300), now)).toBe(true);
+    expect(isWithinReplayWindow(seconds(299), now)).toBe(true);
+    expect(isWithinReplayWindow(String(now.getTime() - 60_000), now)).toBe(true);
   });
 
   it("refuses older, later, missing and malformed timestamps", () => {
-    expect(isFreshTimestamp(seconds(-301), now)).toBe(false);
-    expect(isFreshTimestamp(seconds(301), now)).toBe(false);
-    expect(isFreshTimestamp(undefined, now)).toBe(false);
-    expect(isFreshTimestamp("yesterday", now)).toBe(false);
+    expect(isWithinReplayWindow(seconds(-301), now)).toBe(false);
+    expect(isWithinReplayWindow(seconds(301), now)).toBe(false);
+    expect(isWithinReplayWindow(undefined, now)).toBe(false);
+    expect(isWithinReplayWindow("yesterday", now)).toBe(false);
   });
 });

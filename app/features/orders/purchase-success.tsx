@@ -6,6 +6,8 @@ import { useOrderVerification, type Verification } from "./use-order-verificatio
 export interface PurchaseSuccessProps {
   orderId: string | null;
   productName: string | null;
+  /** The ordered product, for the way back after a payment that did not complete. */
+  productId?: number | null;
 }
 
 export function VerifyingPurchase() {
@@ -53,10 +55,16 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
   );
 }
 
-const NOT_COMPLETED_COPY: Record<"pending" | "not-found" | "failed" | "unverified", { title: string; body: string }> = {
-  pending: {
-    title: "Pending",
-    body: "We have not received the payment confirmation from the shop yet. It usually arrives within a few minutes; this page keeps checking. If it does not, contact support with your order number.",
+type NotCompletedState = "waiting" | "confirming" | "not-found" | "failed" | "refunded" | "unverified";
+
+const NOT_COMPLETED_COPY: Record<NotCompletedState, { title: string; body: string }> = {
+  waiting: {
+    title: "Waiting for payment confirmation",
+    body: "The shop has not confirmed your payment yet. What happens next: as soon as it does, this page shows your order as Completed, and the key and download instructions arrive by email. This usually takes a few minutes; this page keeps checking, so you can leave it open.",
+  },
+  confirming: {
+    title: "Waiting for payment confirmation",
+    body: "The shop has received your payment and is waiting for the network to confirm it (cryptocurrency payments can take a while). What happens next: once it is confirmed, this page shows your order as Completed, and the key and download instructions arrive by email.",
   },
   "not-found": {
     title: "Order not found",
@@ -64,7 +72,11 @@ const NOT_COMPLETED_COPY: Record<"pending" | "not-found" | "failed" | "unverifie
   },
   failed: {
     title: "Payment not completed",
-    body: "The shop reports that this payment was not completed. No licence was issued. Contact support if you were charged.",
+    body: "The shop reports that this payment was not completed (it failed, was cancelled or expired). No licence was issued. You can try again from the product page, or contact support if you were charged.",
+  },
+  refunded: {
+    title: "Refunded",
+    body: "This order was refunded, so its licence is no longer valid. Contact support if you have a question about the refund.",
   },
   unverified: {
     title: "We could not verify your order",
@@ -72,25 +84,37 @@ const NOT_COMPLETED_COPY: Record<"pending" | "not-found" | "failed" | "unverifie
   },
 };
 
-/** Every outcome other than completed: what happened, the order number, and a way to reach support. */
-export function PurchaseNotCompleted({ state, orderId }: { state: keyof typeof NOT_COMPLETED_COPY; orderId: string | null }) {
+/** Every outcome other than completed: what happened, the order number, and a way to reach support (or back to the product). */
+export function PurchaseNotCompleted({ state, orderId, productId }: { state: NotCompletedState; orderId: string | null; productId?: number | null }) {
   const copy = NOT_COMPLETED_COPY[state];
+  const waiting = state === "waiting" || state === "confirming";
   return (
     <div className="flex flex-col items-center text-center">
-      <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40">
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-8" fill="currentColor">
-          <path d="M10 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm0 3a1 1 0 0 0-1 1v4.5a1 1 0 0 0 2 0V6a1 1 0 0 0-1-1Zm0 9.5a1.25 1.25 0 1 0 0-2.5 1.25 1.25 0 0 0 0 2.5Z" />
-        </svg>
-      </span>
-      <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">{copy.title}</h1>
-      <p className="mt-3 max-w-lg text-slate-300">{copy.body}</p>
+      {waiting ? (
+        <span aria-hidden="true" className="size-16 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400" />
+      ) : (
+        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40">
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-8" fill="currentColor">
+            <path d="M10 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm0 3a1 1 0 0 0-1 1v4.5a1 1 0 0 0 2 0V6a1 1 0 0 0-1-1Zm0 9.5a1.25 1.25 0 1 0 0-2.5 1.25 1.25 0 0 0 0 2.5Z" />
+          </svg>
+        </span>
+      )}
+      <div role="status" className="contents">
+        <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">{copy.title}</h1>
+        <p className="mt-3 max-w-lg text-slate-300">{copy.body}</p>
+      </div>
       {orderId ? (
         <p className="mt-6 text-sm text-slate-300">
           Order number <span className="break-all font-mono text-white">{orderId}</span>
         </p>
       ) : null}
       <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-        <button type="button" onClick={openSupportChat} className={buttonStyles.primary}>
+        {state === "failed" ? (
+          <Link to={productId ? `/product/${productId}` : "/products"} className={buttonStyles.primary}>
+            Back to the product
+          </Link>
+        ) : null}
+        <button type="button" onClick={openSupportChat} className={state === "failed" ? buttonStyles.secondary : buttonStyles.primary}>
           Contact Support
         </button>
         <Link to="/products" className={buttonStyles.secondary}>
@@ -112,8 +136,10 @@ function VerificationView({ verification, props }: { verification: Verification;
       );
     case "completed":
       return <PurchaseCompleted {...props} />;
+    case "waiting":
+      return <PurchaseNotCompleted state={verification.confirming ? "confirming" : "waiting"} orderId={props.orderId} />;
     default:
-      return <PurchaseNotCompleted state={verification.state} orderId={props.orderId} />;
+      return <PurchaseNotCompleted state={verification.state} orderId={props.orderId} productId={props.productId} />;
   }
 }
 

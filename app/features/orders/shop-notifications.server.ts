@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../../db/schema";
-import { classifyInvoiceEvent, type InvoiceOutcome, nextOrderStatus } from "./orders";
+import { shopNotificationOutcomes } from "~/platform/metrics.server";
+import { classifyInvoiceEvent, type InvoiceLookupResult, type InvoiceOutcome, nextOrderStatus } from "./orders";
 import { findOrderByInvoice } from "./orders.server";
 
 /** Notifications older (or further in the future) than this are refused as replays. */
@@ -27,16 +28,13 @@ export function verifyShopSignature(rawBody: Buffer, signature: string | undefin
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-/** X-Timestamp in Unix seconds (or milliseconds), within five minutes of now either way. */
-export function isFreshTimestamp(header: string | undefined, now: Date): boolean {
+/** X-Timestamp in Unix seconds (or milliseconds), within five minutes of now either way, so a captured notification cannot be replayed later. */
+export function isWithinReplayWindow(header: string | undefined, now: Date): boolean {
   if (!header || !/^\d{1,16}$/.test(header.trim())) return false;
   const value = Number(header.trim());
   const ms = value > 1e12 ? value : value * 1000;
   return Math.abs(now.getTime() - ms) <= MAX_NOTIFICATION_AGE_MS;
 }
-
-/** What the shop's invoice API says about an invoice (our type), or why it could not be asked. */
-export type InvoiceLookup = { outcome: InvoiceOutcome } | { error: string };
 
 export interface NotificationContext {
   db: Kysely<Database>;
@@ -44,8 +42,8 @@ export interface NotificationContext {
   /** The provider whose invoices these are (orders.provider). */
   provider: string;
   shopId: string;
-  /** With an API key the shop is asked for the invoice's real state instead of trusting the event name. */
-  lookupInvoice?: (invoiceId: string) => Promise<InvoiceLookup>;
+  /** With an API key the shop is asked for the invoice's real state instead of trusting the event name (the checkout provider's lookupInvoice). */
+  lookupInvoice?: (invoiceId: string) => Promise<InvoiceLookupResult>;
   now?: () => Date;
 }
 
@@ -64,9 +62,26 @@ export interface NotificationReply {
 
 /** The one path every shop notification takes: the HTTP endpoint and the demo checkout's Pay button both call it. */
 export async function receiveShopNotification(ctx: NotificationContext, rawBody: Buffer | undefined, headers: NotificationHeaders): Promise<NotificationReply> {
+  const reply = await applyShopNotification(ctx, rawBody, headers).catch((error: unknown) => {
+    shopNotificationOutcomes.inc({ outcome: "error" });
+    throw error;
+  });
+  shopNotificationOutcomes.inc({ outcome: notificationMetricOutcome(reply) });
+  return reply;
+}
+
+/** The counted outcome: refused as unsigned or stale, a repeat, an invoice we have no order for, applied, or an error. */
+function notificationMetricOutcome(reply: NotificationReply): "applied" | "duplicate" | "bad_signature" | "unknown_order" | "error" {
+  if (reply.status === 401) return "bad_signature";
+  if (!("ok" in reply.body)) return "error";
+  if (reply.body.duplicate) return "duplicate";
+  return reply.body.outcome === "unknown_invoice" || reply.body.outcome === "wrong_shop" ? "unknown_order" : "applied";
+}
+
+async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer | undefined, headers: NotificationHeaders): Promise<NotificationReply> {
   const now = ctx.now?.() ?? new Date();
   if (!rawBody || rawBody.length === 0) return { status: 400, body: { error: "Expected a JSON body" } };
-  if (!isFreshTimestamp(headers.timestamp, now)) return { status: 401, body: { error: "Missing or stale X-Timestamp" } };
+  if (!isWithinReplayWindow(headers.timestamp, now)) return { status: 401, body: { error: "Missing or stale X-Timestamp" } };
   if (!verifyShopSignature(rawBody, headers.signature, ctx.secret)) return { status: 401, body: { error: "Invalid signature" } };
 
   let parsed: z.infer<typeof shopNotificationSchema>;
@@ -90,6 +105,7 @@ export async function receiveShopNotification(ctx: NotificationContext, rawBody:
   const order = await findOrderByInvoice(ctx.db, ctx.provider, invoiceId);
   let outcome: NotificationOutcome;
   let nextStatus: ReturnType<typeof nextOrderStatus>;
+  let shopStatus: string | undefined;
   if (parsed.shop_id !== undefined && parsed.shop_id !== ctx.shopId) {
     outcome = "wrong_shop";
   } else if (!order) {
@@ -98,6 +114,9 @@ export async function receiveShopNotification(ctx: NotificationContext, rawBody:
     const claimed = classifyInvoiceEvent(parsed.event);
     if (claimed === "other") {
       outcome = "ignored";
+      // An event that changes nothing still tells us how far the invoice is (e.g. `confirming`), when the shop can be asked.
+      const lookup = ctx.lookupInvoice ? await ctx.lookupInvoice(invoiceId) : undefined;
+      if (lookup && "outcome" in lookup) shopStatus = lookup.shopStatus;
     } else {
       let actual: InvoiceOutcome = claimed;
       if (ctx.lookupInvoice) {
@@ -105,6 +124,7 @@ export async function receiveShopNotification(ctx: NotificationContext, rawBody:
         // The shop retries failed deliveries, so an unanswered lookup is a 502, not a guess.
         if ("error" in lookup) return { status: 502, body: { error: lookup.error } };
         actual = lookup.outcome;
+        shopStatus = lookup.shopStatus;
       }
       nextStatus = actual === "other" ? undefined : nextOrderStatus(order.status, actual);
       outcome = nextStatus === undefined || nextStatus === "pending" ? "unchanged" : nextStatus;
@@ -121,10 +141,17 @@ export async function receiveShopNotification(ctx: NotificationContext, rawBody:
     if (order && nextStatus) {
       await trx
         .updateTable("orders")
-        .set({ status: nextStatus, raw_event_id: key, ...(nextStatus === "completed" ? { completed_at: now.toISOString() } : {}) })
+        .set({
+          status: nextStatus,
+          raw_event_id: key,
+          ...(nextStatus === "completed" ? { completed_at: now.toISOString() } : {}),
+          ...(shopStatus ? { shop_status: shopStatus } : {}),
+        })
         .where("id", "=", order.id)
         .where("status", "=", order.status)
         .execute();
+    } else if (order && shopStatus) {
+      await trx.updateTable("orders").set({ shop_status: shopStatus }).where("id", "=", order.id).execute();
     }
     return true;
   });

@@ -1,81 +1,47 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { toast } from "~/features/layout/toasts";
-import { orderStatusSchema } from "./orders";
-
-export const ORDER_POLL_INTERVAL_MS = 2_000;
-/** After this long without a payment confirmation the page says `Pending` (and keeps checking, more slowly). */
-export const ORDER_PENDING_AFTER_MS = 60_000;
-const SLOW_POLL_INTERVAL_MS = 10_000;
-const MAX_CONSECUTIVE_ERRORS = 3;
+import { useOrderWatch } from "./use-order-watch";
 
 export type Verification =
   | { state: "verifying" }
   | { state: "completed" }
-  | { state: "pending" }
-  | { state: "not-found" }
+  | { state: "waiting"; confirming: boolean }
   | { state: "failed" }
+  | { state: "refunded" }
+  | { state: "not-found" }
   | { state: "unverified" };
 
-/** Exact texts of the failure toast (issue 3). */
+/** The failure toast, word for word (tests/e2e/checkout.spec.ts pins the text). */
 export const VERIFY_FAILED_TOAST = { title: "Error", description: "Failed to verify your order. Please contact support." } as const;
 
-function showVerifyFailedToast() {
-  toast.error(VERIFY_FAILED_TOAST.title, { description: VERIFY_FAILED_TOAST.description, id: "order-verification" });
-}
-
 /**
- * Polls GET /api/orders/{id} until the shop's notification has marked the order completed. Without an order id
- * (a shop redirect that carries none) the success view shows as before.
+ * What the success page shows for an order, watched until it settles. Without an order id (a shop redirect that
+ * carries none) there is nothing to check, and the plain thank-you view shows.
  */
 export function useOrderVerification(orderId: string | null): Verification {
-  const [verification, setVerification] = useState<Verification>({ state: "verifying" });
-
+  const watch = useOrderWatch(orderId);
+  const verification = toVerification(orderId, watch);
+  const unverified = verification.state === "unverified";
   useEffect(() => {
-    if (!orderId) {
-      setVerification({ state: "completed" });
-      return;
-    }
-    const startedAt = Date.now();
-    let timer: number | undefined;
-    let stopped = false;
-    let errors = 0;
-    let pendingShown = false;
-
-    const finish = (next: Verification, failed = false) => {
-      stopped = true;
-      setVerification(next);
-      if (failed) showVerifyFailedToast();
-    };
-
-    const poll = async () => {
-      try {
-        const response = await fetch(`/api/orders/${encodeURIComponent(orderId)}`, { headers: { Accept: "application/json" }, cache: "no-store" });
-        if (stopped) return;
-        if (response.status === 404 || response.status === 400) return finish({ state: "not-found" }, true);
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const order = orderStatusSchema.parse(await response.json());
-        errors = 0;
-        if (order.status === "completed") return finish({ state: "completed" });
-        if (order.status === "failed" || order.status === "refunded") return finish({ state: "failed" }, true);
-      } catch {
-        if (stopped) return;
-        errors += 1;
-        if (errors >= MAX_CONSECUTIVE_ERRORS) return finish({ state: "unverified" }, true);
-      }
-      const waited = Date.now() - startedAt;
-      if (waited >= ORDER_PENDING_AFTER_MS && !pendingShown) {
-        pendingShown = true;
-        setVerification({ state: "pending" });
-      }
-      timer = window.setTimeout(poll, pendingShown ? SLOW_POLL_INTERVAL_MS : ORDER_POLL_INTERVAL_MS);
-    };
-
-    void poll();
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-    };
-  }, [orderId]);
-
+    // Only a check that could not be made is an error; an answer (even "not found") is shown on the page itself.
+    if (unverified) toast.error(VERIFY_FAILED_TOAST.title, { description: VERIFY_FAILED_TOAST.description, id: "order-verification" });
+  }, [unverified]);
   return verification;
+}
+
+function toVerification(orderId: string | null, watch: ReturnType<typeof useOrderWatch>): Verification {
+  if (!orderId) return { state: "completed" };
+  switch (watch.state) {
+    case "checking":
+      return { state: "verifying" };
+    case "not-found":
+      return { state: "not-found" };
+    case "unreachable":
+      return { state: "unverified" };
+    case "found":
+      if (watch.status === "completed") return { state: "completed" };
+      if (watch.status === "failed") return { state: "failed" };
+      if (watch.status === "refunded") return { state: "refunded" };
+      return { state: "waiting", confirming: watch.shopStatus?.toLowerCase() === "confirming" };
+  }
 }

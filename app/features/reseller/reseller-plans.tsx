@@ -1,5 +1,5 @@
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { Plan, PlansFile } from "~/features/content/content";
+import type { Plan, PlansFile } from "./reseller.content";
 
 /** Resellers sign up with the team in the community chat, so `Get Started` opens it in a new tab. */
 export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string }) {

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { ReviewList } from "./review-card";
 import { aggregateRating, REVIEWS_TTL_MS, type ReviewsPayload } from "./reviews";
-import { fetchReviews } from "./reviews-client";
+import { fetchReviews } from "./reviews-api";
 
 const PAGE_SIZE = 6;
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ReviewList } from "./review-card";
 import { REVIEWS_TTL_MS, type Review, type ReviewsPayload } from "./reviews";
-import { fetchReviews, ReviewsLoadError } from "./reviews-client";
+import { fetchReviews, ReviewsLoadError } from "./reviews-api";
 
 export const FALLBACK_MESSAGE = "Failed to load vouches. Using sample data.";
 

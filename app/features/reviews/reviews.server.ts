@@ -2,10 +2,11 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../../db/schema";
 import { getContent } from "~/features/content/content.server";
-import { getDb } from "~/server/db.server";
-import { getEnv } from "~/server/env.server";
-import { logger } from "~/server/logger.server";
-import { FETCH_FAILED_REASON, isFresh, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, reviewSchema, type VouchParseRules } from "./reviews";
+import { getDb } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import { logger } from "~/platform/logger.server";
+import { reviewsRefreshOutcomes } from "~/platform/metrics.server";
+import { FETCH_FAILED_REASON, isFetchedWithinTtl, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, reviewSchema, type VouchParseRules } from "./reviews";
 import { fetchVouchPage, parseVouchPage, VOUCH_FETCH_TIMEOUT_MS, VouchPageError } from "./vouch-page.server";
 
 export interface ReviewsCacheDeps {
@@ -63,6 +64,7 @@ async function runRefresh(deps: ReviewsCacheDeps, url: string) {
     const result = await fetchPage(url, { etag: row?.payload != null ? row.etag : null, signal: shutdownController.signal });
     if (result.kind === "not-modified") {
       await deps.db.updateTable("reviews_cache").set({ fetched_at: clock().toISOString(), last_error: null }).where("source", "=", url).execute();
+      reviewsRefreshOutcomes.inc({ outcome: "unchanged" });
       return;
     }
     const reviews = parseVouchPage(result.html, deps.rules, { now: clock(), truncated: result.truncated });
@@ -74,17 +76,19 @@ async function runRefresh(deps: ReviewsCacheDeps, url: string) {
       .set({ payload: JSON.stringify(reviews), fetched_at: clock().toISOString(), etag: result.etag, last_error: null })
       .where("source", "=", url)
       .execute();
+    reviewsRefreshOutcomes.inc({ outcome: "updated" });
   } catch (error) {
     // Shutting down is not a vouch page failure: nothing to record.
     if (shutdownController.signal.aborted) return;
     // The last good list stays; shoppers see it (stale) or the reason when there never was one.
     const reason = error instanceof VouchPageError ? error.reason : FETCH_FAILED_REASON;
     logger.warn({ reason, detail: error instanceof Error ? error.message : String(error) }, "vouch page refresh failed");
+    reviewsRefreshOutcomes.inc({ outcome: "failed" });
     await deps.db.updateTable("reviews_cache").set({ last_error: reason }).where("source", "=", url).execute();
   }
 }
 
-/** Marks an attempt in the database; false when the list is fresh or another attempt started within the TTL. */
+/** Marks an attempt in the database; false when the list is current or another attempt started within the TTL. */
 async function claimRefresh(db: Kysely<Database>, url: string, now: Date, ttlMs: number): Promise<boolean> {
   const nowIso = now.toISOString();
   const inserted = await db
@@ -126,7 +130,7 @@ async function waitForOtherInstance(deps: ReviewsCacheDeps, url: string): Promis
 function toPayload(row: CacheRow, now: Date, ttlMs?: number): ReviewsPayload {
   const parsed = row?.payload != null ? cachedListSchema.safeParse(safeJson(row.payload)) : undefined;
   const reviews: Review[] = parsed?.success ? parsed.data : [];
-  const payload: ReviewsPayload = { reviews, fetchedAt: row?.fetched_at ?? null, stale: !isFresh(times(row), now, ttlMs) };
+  const payload: ReviewsPayload = { reviews, fetchedAt: row?.fetched_at ?? null, stale: !isFetchedWithinTtl(times(row), now, ttlMs) };
   if (row?.last_error) payload.error = row.last_error;
   return payload;
 }

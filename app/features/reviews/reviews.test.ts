@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { aggregateRating, aggregateRatingProperty, isFresh, isRefreshDue, isReviewSource, ratingLabel } from "./reviews";
+import { aggregateRating, aggregateRatingProperty, isFetchedWithinTtl, isRefreshDue, isReviewSource, ratingLabel } from "./reviews";
 
 const at = (seconds: number) => new Date(Date.parse("2026-11-21T06:00:00Z") + seconds * 1000);
 const iso = (seconds: number) => at(seconds).toISOString();
 
-describe("cache freshness rules", () => {
-  it("a list fetched less than 60 s ago is fresh and needs no refresh", () => {
+describe("cached list age rules", () => {
+  it("a list fetched less than 60 s ago is current and needs no refresh", () => {
     const times = { fetchedAt: iso(0), lastAttemptAt: iso(0) };
-    expect(isFresh(times, at(59.999))).toBe(true);
+    expect(isFetchedWithinTtl(times, at(59.999))).toBe(true);
     expect(isRefreshDue(times, at(59.999))).toBe(false);
   });
 
   it("a list 60 s old is stale and due for a refresh", () => {
     const times = { fetchedAt: iso(0), lastAttemptAt: iso(0) };
-    expect(isFresh(times, at(60))).toBe(false);
+    expect(isFetchedWithinTtl(times, at(60))).toBe(false);
     expect(isRefreshDue(times, at(60))).toBe(true);
   });
 
@@ -23,7 +23,7 @@ describe("cache freshness rules", () => {
 
   it("after a failed attempt, the next one waits a full TTL (the upstream is not hammered)", () => {
     const times = { fetchedAt: iso(0), lastAttemptAt: iso(70) };
-    expect(isFresh(times, at(80))).toBe(false);
+    expect(isFetchedWithinTtl(times, at(80))).toBe(false);
     expect(isRefreshDue(times, at(80))).toBe(false);
     expect(isRefreshDue(times, at(130))).toBe(true);
   });

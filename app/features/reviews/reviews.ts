@@ -3,7 +3,7 @@ import { z } from "zod";
 /** Shown when a reviewer has no usable (https:) avatar. */
 export const DEFAULT_AVATAR = "/images/avatar-default.svg";
 export const MAX_RATING = 5;
-/** How long a fetched vouch page counts as fresh, and how often the /reviews page asks again. */
+/** How long a fetched vouch page stays current, and how often the /reviews page asks again. */
 export const REVIEWS_TTL_MS = 60_000;
 
 /** Reasons the /reviews page shows when it falls back to sample data. */
@@ -62,15 +62,6 @@ export const vouchParseRulesSchema = z.object({
 });
 export type VouchParseRules = z.infer<typeof vouchParseRulesSchema>;
 
-export const reviewsFileSchema = z.object({
-  parseRules: vouchParseRulesSchema,
-  /** Shown when no vouch page is configured (the embedded default). */
-  curated: z.array(reviewSchema),
-  /** Shown on /reviews when the vouch page cannot be loaded. */
-  samples: z.array(reviewSchema).length(2, { message: "expected exactly two sample reviews" }),
-});
-export type ReviewsFile = z.infer<typeof reviewsFileSchema>;
-
 export function isReviewSource(value: unknown): value is ReviewSource {
   return typeof value === "string" && (reviewSources as readonly string[]).includes(value);
 }
@@ -109,13 +100,13 @@ export interface CacheTimes {
   lastAttemptAt: string | null;
 }
 
-/** A cached list is fresh for the TTL after the last successful fetch. */
-export function isFresh(times: CacheTimes, now: Date, ttlMs = REVIEWS_TTL_MS): boolean {
+/** A cached list stays current for the TTL after the last successful fetch. */
+export function isFetchedWithinTtl(times: CacheTimes, now: Date, ttlMs = REVIEWS_TTL_MS): boolean {
   return times.fetchedAt !== null && now.getTime() - Date.parse(times.fetchedAt) < ttlMs;
 }
 
-/** A refresh is due when nothing was tried within the TTL (failures back off as long as successes stay fresh). */
+/** A refresh is due when nothing was tried within the TTL (failures back off as long as successes stay current). */
 export function isRefreshDue(times: CacheTimes, now: Date, ttlMs = REVIEWS_TTL_MS): boolean {
-  if (isFresh(times, now, ttlMs)) return false;
+  if (isFetchedWithinTtl(times, now, ttlMs)) return false;
   return times.lastAttemptAt === null || now.getTime() - Date.parse(times.lastAttemptAt) >= ttlMs;
 }

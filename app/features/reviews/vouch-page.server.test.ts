@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVouchPageFake, type VouchPageFake, vouchFixture, vouchPageHtml } from "../../../tests/fakes/vouch-page";
-import { DEFAULT_AVATAR, EMPTY_BODY_REASON, FETCH_FAILED_REASON, reviewsFileSchema } from "./reviews";
+import { DEFAULT_AVATAR, EMPTY_BODY_REASON, FETCH_FAILED_REASON } from "./reviews";
+import { reviewsFileSchema } from "./reviews.content";
 import { fetchVouchPage, parseVouchPage, plainText, safeAvatar, toIsoDate, VOUCH_MAX_BYTES, VouchPageError } from "./vouch-page.server";
 
 const rules = reviewsFileSchema.parse(JSON.parse(fs.readFileSync(path.resolve("content/reviews.json"), "utf8"))).parseRules;

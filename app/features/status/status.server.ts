@@ -11,6 +11,8 @@ export async function seedStatusEntries(db: Kysely<Database>, seed: ReadonlyArra
     await trx
       .insertInto("status_entries")
       .values(seed.map((s, i) => ({ name: s.name, status: s.status, uptime: s.uptime, sort_order: i, updated_at: now })))
+      // Another instance seeding at the same moment has already written these names: theirs stand.
+      .onConflict((oc) => oc.column("name").doNothing())
       .execute();
   });
 }

@@ -2,19 +2,28 @@ import crypto from "node:crypto";
 import type { Captcha } from "~/features/captcha/captcha.server";
 import { CHECKOUT_MESSAGES } from "../checkout";
 import type { CheckoutProvider } from "../checkout-provider";
+import type { Coupon } from "../coupons.content";
+import { COUPON_MESSAGES, discountedCents, findApplicableCoupon } from "../coupons";
 
-/** The built-in offline shop: our own captcha, and a local hosted-checkout page at /demo-checkout/{invoiceId}. */
-export function createDemoProvider(captcha: Captcha): CheckoutProvider {
+/**
+ * The built-in offline shop: our own captcha, coupons from content/coupons.json, and a local hosted-checkout page at
+ * /demo-checkout/{invoiceId}.
+ */
+export function createDemoProvider(captcha: Captcha, coupons: () => readonly Coupon[] = () => []): CheckoutProvider {
   return {
     name: "demo",
     async challenge() {
       return { challenge: await captcha.issueChallenge() };
     },
-    async createCheckout(_cart, payload) {
+    async createCheckout(cart, payload) {
       const verdict = await captcha.verifyPayloadOnce(payload);
       if (!verdict.ok) return { error: CHECKOUT_MESSAGES.captchaRejected, rejected: true };
+      // The captcha comes first, so guessing codes costs a proof of work each.
+      const coupon = cart.coupon ? findApplicableCoupon(coupons(), cart.coupon, cart.productId) : undefined;
+      if (cart.coupon && !coupon) return { error: COUPON_MESSAGES.notValid, rejected: true };
       const invoiceId = `demo-${crypto.randomUUID()}`;
-      return { url: `/demo-checkout/${invoiceId}`, invoiceId };
+      const url = `/demo-checkout/${invoiceId}`;
+      return coupon ? { url, invoiceId, amountCents: discountedCents(cart.amountCents, coupon.percentOff) } : { url, invoiceId };
     },
   };
 }

@@ -7,18 +7,24 @@ export const CHECKOUT_CHALLENGE_URL = "/api/checkout/challenge";
 export const CHECKOUT_REMINDER_SOUND = "/sounds/checkout-chime.wav";
 export const CHECKOUT_REMINDER_DELAY_MS = 13_000;
 
-export type CheckoutOutcome = { kind: "open"; url: string; orderId?: string } | { kind: "alert"; message: string };
+export type CheckoutOutcome = { kind: "open"; url: string; orderId?: string; frameRefused?: true } | { kind: "alert"; message: string };
 
 /** Asks our server for a checkout URL and turns every answer into "open this" or "tell the buyer this". */
 export async function requestCheckout(
-  input: { productId: number; variantId: number; quantity?: number; altcha: string },
+  input: { productId: number; variantId: number; quantity?: number; coupon?: string; altcha: string },
   fetchImpl: typeof fetch = fetch,
 ): Promise<CheckoutOutcome> {
   try {
     const response = await fetchImpl(CHECKOUT_ENDPOINT, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ productId: input.productId, variantId: input.variantId, quantity: input.quantity ?? 1, altcha: input.altcha }),
+      body: JSON.stringify({
+        productId: input.productId,
+        variantId: input.variantId,
+        quantity: input.quantity ?? 1,
+        ...(input.coupon ? { coupon: input.coupon } : {}),
+        altcha: input.altcha,
+      }),
     });
     let data: unknown;
     try {
@@ -30,7 +36,8 @@ export async function requestCheckout(
     if (!parsed.success) return { kind: "alert", message: CHECKOUT_MESSAGES.fallback };
     if (parsed.data.error) return { kind: "alert", message: parsed.data.error };
     if (!parsed.data.url || !isSafeCheckoutUrl(parsed.data.url)) return { kind: "alert", message: CHECKOUT_MESSAGES.noUrl };
-    return { kind: "open", url: parsed.data.url, orderId: parsed.data.orderId };
+    const open: CheckoutOutcome = { kind: "open", url: parsed.data.url, orderId: parsed.data.orderId };
+    return parsed.data.frameRefused ? { ...open, frameRefused: true } : open;
   } catch (error) {
     return { kind: "alert", message: error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.fallback };
   }

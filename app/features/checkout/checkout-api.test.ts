@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestCheckout } from "./checkout-client";
+import { requestCheckout } from "./checkout-api";
 
 const answer = (status: number, body: string, contentType = "application/json") => (async () => new Response(body, { status, headers: { "Content-Type": contentType } })) as typeof fetch;
 const input = { productId: 446894, variantId: 653023, altcha: "payload" };

@@ -1,0 +1,65 @@
+import { useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import type { Product } from "./catalog.content";
+import { clampQuantity, quantityFromSearch } from "./catalog";
+
+/**
+ * The quantity to buy: read from `?quantity=` (so the GET form works without JavaScript) and mirrored back into it
+ * on every valid change. `text` is what the buyer typed, kept while it is momentarily empty or out of range.
+ */
+export function useSelectedQuantity(product: Product) {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const urlQuantity = quantityFromSearch(product, searchParams);
+  const [text, setText] = useState(String(urlQuantity));
+  // Only a change of the URL itself (back, a shared link) overwrites what the buyer typed.
+  const [seenUrlQuantity, setSeenUrlQuantity] = useState(urlQuantity);
+  if (urlQuantity !== seenUrlQuantity) {
+    setSeenUrlQuantity(urlQuantity);
+    setText(String(urlQuantity));
+  }
+  const typed = validQuantity(product, text);
+  function change(value: string) {
+    setText(value);
+    const next = validQuantity(product, value);
+    if (next === null) return;
+    const search = new URLSearchParams(searchParams);
+    search.set("quantity", String(next));
+    navigate({ search: `?${search}` }, { replace: true, preventScrollReset: true });
+  }
+  return { quantity: typed ?? urlQuantity, text, change } as const;
+}
+
+function validQuantity(product: Product, text: string): number | null {
+  const typed = Number(text);
+  if (text.trim() === "" || !Number.isInteger(typed) || clampQuantity(product, typed) !== typed) return null;
+  return typed;
+}
+
+/** `Quantity`: a native number input (arrow keys step it) shown only for products that sell more than one key. */
+export function QuantityField({ product, text, onChange }: { product: Product; text: string; onChange(value: string): void }) {
+  if (product.maxQuantity <= 1) return null;
+  return (
+    <div className="mt-4 flex items-center gap-3">
+      <label htmlFor="quantity" className="text-lg font-semibold text-white">
+        Quantity
+      </label>
+      <input
+        id="quantity"
+        type="number"
+        name="quantity"
+        inputMode="numeric"
+        min={1}
+        max={product.maxQuantity}
+        step={1}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        aria-describedby="quantity-hint"
+        className="w-20 rounded-lg border border-white/15 bg-slate-900/60 px-3 py-2 text-slate-100 tabular-nums"
+      />
+      <span id="quantity-hint" className="text-sm text-slate-300">
+        Up to {product.maxQuantity}
+      </span>
+    </div>
+  );
+}

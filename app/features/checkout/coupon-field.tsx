@@ -1,0 +1,46 @@
+import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { COUPON_CODE_MAX_LENGTH, COUPON_CODE_PATTERN } from "./coupons";
+
+/** The coupon code being typed; a link with `?coupon=CODE` fills it in. */
+export function useCouponCode() {
+  const [searchParams] = useSearchParams();
+  const [fromLink] = useState(() => (searchParams.get("coupon") ?? "").trim().slice(0, COUPON_CODE_MAX_LENGTH));
+  const [code, setCode] = useState(fromLink);
+  return { code, change: setCode, openAtFirst: fromLink !== "" } as const;
+}
+
+/**
+ * `Have a coupon?`: a native disclosure, closed unless a code came with the link; the shop decides what the code is
+ * worth. It stays out of the duration form, so choosing a duration without JavaScript keeps a clean URL.
+ */
+export function CouponField({ code, openAtFirst, onChange }: { code: string; openAtFirst: boolean; onChange(value: string): void }) {
+  const invalid = code.trim() !== "" && !COUPON_CODE_PATTERN.test(code.trim());
+  return (
+    <details open={openAtFirst}>
+      <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-sky-300 hover:underline">Have a coupon?</summary>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <label htmlFor="coupon" className="text-sm font-medium text-slate-200">
+          Coupon code
+        </label>
+        <input
+          id="coupon"
+          type="text"
+          value={code}
+          onChange={(event) => onChange(event.target.value)}
+          maxLength={COUPON_CODE_MAX_LENGTH}
+          pattern="[A-Za-z0-9_\-]{1,64}"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={invalid || undefined}
+          aria-describedby="coupon-hint"
+          className="w-52 rounded-lg border border-white/15 bg-slate-900/60 px-3 py-2 text-slate-100 aria-invalid:border-rose-400"
+        />
+      </div>
+      <p id="coupon-hint" className={`mt-2 text-sm ${invalid ? "text-rose-300" : "text-slate-300"}`}>
+        {invalid ? "Use letters, digits, hyphens or underscores only." : "The shop applies it when you check out."}
+      </p>
+    </details>
+  );
+}

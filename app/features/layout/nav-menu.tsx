@@ -1,0 +1,122 @@
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { useLocation } from "react-router";
+
+/** How the list of navigation items is laid out: a row (640 px up), a column (the phone menu), or each by width. */
+export type NavListLayout = "row" | "column" | "responsive";
+
+const TOGGLE_CLASS =
+  "group flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2.5 py-2 text-sm font-medium whitespace-nowrap text-slate-200 ring-1 ring-white/15 hover:bg-white/5 hover:text-white [&::-webkit-details-marker]:hidden";
+const PHONE_PANEL_CLASS = "absolute inset-x-0 top-full border-b border-white/10 bg-slate-950 px-4 pt-2 pb-4 shadow-lg shadow-black/40";
+const PHONE_PANEL_OPEN_CLASS =
+  "max-sm:absolute max-sm:inset-x-0 max-sm:top-full max-sm:border-b max-sm:border-white/10 max-sm:bg-slate-950 max-sm:px-4 max-sm:pt-2 max-sm:pb-4 max-sm:shadow-lg max-sm:shadow-black/40";
+
+function MenuIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round">
+      <path className="group-open:hidden group-aria-expanded:hidden" d="M3 5.5h14M3 10h14M3 14.5h14" />
+      <path className="hidden group-open:block group-aria-expanded:block" d="M5 5l10 10M15 5L5 15" />
+    </svg>
+  );
+}
+
+/**
+ * The main navigation's items: a row from 640 px up, a `Menu` disclosure below. The server sends a native <details>
+ * beside the row, so the menu works without JavaScript; once hydrated one list serves both widths, toggled by a
+ * button with `aria-expanded`, and the menu also closes on Escape, on navigation, on a choice, and when focus or a
+ * tap goes elsewhere.
+ */
+export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode }) {
+  const [hydrated, setHydrated] = useState(false);
+  const [open, setOpen] = useState(false);
+  const details = useRef<HTMLDetailsElement>(null);
+  const container = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const location = useLocation();
+
+  useEffect(() => {
+    // A visitor may have opened the menu before the page hydrated: keep it open.
+    setOpen(details.current?.open ?? false);
+    setHydrated(true);
+  }, []);
+
+  // Focus on a link that closing hides would fall back to the page's start; `Menu` keeps the visitor's place.
+  const close = useCallback(() => {
+    const focusWasInside = container.current?.contains(document.activeElement) ?? false;
+    setOpen(false);
+    if (focusWasInside) toggle.current?.focus();
+  }, []);
+
+  const place = `${location.pathname}${location.search}`;
+  const lastPlace = useRef(place);
+  useEffect(() => {
+    if (lastPlace.current === place) return;
+    lastPlace.current = place;
+    if (open) close();
+  }, [place, open, close]);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!open || !element) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      close();
+    };
+    // Also when the chosen item is the page already shown, or opens a new tab, so no navigation follows.
+    const onClick = (event: MouseEvent) => {
+      if ((event.target as Element).closest("a")) close();
+    };
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.relatedTarget instanceof Node && !element.contains(event.relatedTarget)) setOpen(false);
+    };
+    const onOutsidePointer = (event: PointerEvent) => {
+      if (!element.contains(event.target as Node)) setOpen(false);
+    };
+    element.addEventListener("keydown", onKeyDown);
+    element.addEventListener("click", onClick);
+    element.addEventListener("focusout", onFocusOut);
+    document.addEventListener("pointerdown", onOutsidePointer);
+    return () => {
+      element.removeEventListener("keydown", onKeyDown);
+      element.removeEventListener("click", onClick);
+      element.removeEventListener("focusout", onFocusOut);
+      document.removeEventListener("pointerdown", onOutsidePointer);
+    };
+  }, [open, close]);
+
+  if (!hydrated) {
+    // CSS shows one of the two lists, so the first paint is right at any width, with or without JavaScript.
+    return (
+      <>
+        <details ref={details} className="group sm:hidden">
+          <summary className={`${TOGGLE_CLASS} group-open:bg-white/10 group-open:text-white`}>
+            <MenuIcon />
+            Menu
+          </summary>
+          <div className={PHONE_PANEL_CLASS}>{items("column")}</div>
+        </details>
+        {items("row")}
+      </>
+    );
+  }
+
+  return (
+    <div ref={container}>
+      <button
+        ref={toggle}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+        className={`${TOGGLE_CLASS} sm:hidden ${open ? "bg-white/10 text-white" : ""}`}
+      >
+        <MenuIcon />
+        Menu
+      </button>
+      <div id={panelId} className={open ? PHONE_PANEL_OPEN_CLASS : "max-sm:hidden"}>
+        {items("responsive")}
+      </div>
+    </div>
+  );
+}

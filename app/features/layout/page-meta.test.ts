@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { pageMeta } from "./page-meta";
+
+const root = { layout: { brand: "Acme Tools", publicUrl: "https://shop.example" } };
+
+describe("pageMeta", () => {
+  it("titles the page with the brand and links an absolute canonical URL as a <link>, not a <meta>", () => {
+    const tags = pageMeta(root, { title: "FAQ", description: "Answers.", path: "/faq" });
+    expect(tags).toContainEqual({ title: "FAQ | Acme Tools" });
+    expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "https://shop.example/faq" });
+    expect(tags).toContainEqual({ property: "og:url", content: "https://shop.example/faq" });
+    expect(tags).toContainEqual({ name: "description", content: "Answers." });
+    expect(tags.filter((tag) => "rel" in tag && !("tagName" in tag))).toEqual([]);
+  });
+
+  it("keeps a title that already names the brand as it is", () => {
+    expect(pageMeta(root, { title: "Acme Tools | Tools that last", appendBrand: false, description: "d", path: "/" })).toContainEqual({ title: "Acme Tools | Tools that last" });
+  });
+
+  it("gives Open Graph and Twitter cards an absolute image URL when the page has one", () => {
+    const tags = pageMeta(root, { title: "Studio", description: "d", path: "/product/1", image: "/images/studio.svg" });
+    expect(tags).toContainEqual({ property: "og:image", content: "https://shop.example/images/studio.svg" });
+    expect(tags).toContainEqual({ name: "twitter:image", content: "https://shop.example/images/studio.svg" });
+    expect(pageMeta(root, { title: "FAQ", description: "d", path: "/faq" }).some((tag) => "property" in tag && tag.property === "og:image")).toBe(false);
+  });
+
+  it("asks search engines not to list a page only when told", () => {
+    const noindex = { name: "robots", content: "noindex" };
+    expect(pageMeta(root, { title: "Thank you", description: "d", path: "/purchase/success", noindex: true })).toContainEqual(noindex);
+    expect(pageMeta(root, { title: "FAQ", description: "d", path: "/faq" })).not.toContainEqual(noindex);
+  });
+
+  it("falls back to the shipped brand and a site-relative canonical when the root loader has no data", () => {
+    const tags = pageMeta(undefined, { title: "FAQ", description: "d", path: "/faq" });
+    expect(tags).toContainEqual({ title: "FAQ | Kestrel Software" });
+    expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "/faq" });
+  });
+});
