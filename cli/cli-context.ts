@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { getContent } from "~/features/content/content.server";
 import { seedStatusEntries } from "~/features/status/status.server";
-import { EnvError, parseEnv } from "~/server/env.server";
+import { EnvError, parseEnv } from "~/platform/env.server";
 
 /** What an operator command needs: the shop's database, its catalogue and two output streams. */
 export interface CliContext {
@@ -74,12 +74,11 @@ export async function runWithDatabase(command: CliCommand, argv: string[]): Prom
   }
   quietExperimentalWarnings();
   // Loaded after the filter above: importing node:sqlite prints an "experimental" warning operators cannot act on.
-  const { migrateToLatest, openDatabase } = await import("../db/client");
+  const { migrateAndSeed, openDatabase } = await import("../db/client");
   const handle = openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
     const content = getContent();
-    await migrateToLatest(handle);
-    await seedStatusEntries(handle.db, content.status);
+    await migrateAndSeed(handle, (db) => seedStatusEntries(db, content.status));
     return await command(argv, { db: handle.db, products: content.products, out, err });
   } catch (error) {
     err(`Error: ${error instanceof Error ? error.message : String(error)}`);
@@ -89,7 +88,8 @@ export async function runWithDatabase(command: CliCommand, argv: string[]): Prom
   }
 }
 
-function quietExperimentalWarnings() {
+/** Hides Node's "experimental" warnings (node:sqlite) that operators cannot act on; other warnings still print. */
+export function quietExperimentalWarnings() {
   process.removeAllListeners("warning");
   process.on("warning", (warning) => {
     if (warning.name !== "ExperimentalWarning") process.stderr.write(`${warning.name}: ${warning.message}\n`);

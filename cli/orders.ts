@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { formatUsd } from "~/features/catalog/pricing";
 import { ORDER_STATUSES, type OrderStatus } from "~/features/orders/orders";
 import { findOrder, listOrders, listShopNotifications } from "~/features/orders/orders.server";
-import type { OrdersTable } from "../db/schema";
+import type { OrderRecord } from "~/features/orders/orders.server";
 import { type CliCommand, startCommand, COMMON_OPTIONS, type CliContext, formatTable, runWithDatabase } from "./cli-context";
 
 export const ORDERS_USAGE = `Usage:
@@ -52,7 +52,7 @@ export const ordersCommand: CliCommand = async (argv, { db, products, out, err }
       out(
         formatTable(
           ["ID", "CREATED", "STATUS", "AMOUNT", "QTY", "PRODUCT", "VARIANT", "PROVIDER", "INVOICE"],
-          orders.map((o: OrdersTable) => [
+          orders.map((o: OrderRecord) => [
             o.id,
             o.created_at,
             o.status,

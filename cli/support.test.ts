@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { insertSupportRequest } from "~/features/support-chat/support-requests.server";
-import { parseEnv, resetEnvForTests } from "~/server/env.server";
+import { insertSupportRequest } from "~/features/support-relay/support-outbox.server";
+import { parseEnv, resetEnvForTests } from "~/platform/env.server";
 import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../tests/fakes/chat-webhook-receiver";
 import { createTestDatabase, type TestDatabase } from "../tests/support/databases";
 import type { CliContext } from "./cli-context";
@@ -46,6 +46,13 @@ describe("support CLI", () => {
     expect(stdout.join("\n")).toContain("  Which product key needs to be reset?\n    Kestrel Vault");
     expect(await run("show", "missing", "--json")).toBe(1);
     expect(JSON.parse(stderr.join(""))).toEqual({ error: "No support request with id missing" });
+  });
+
+  it("shows direction overrides and invisible characters in answers as visible marks", async () => {
+    const request = await insertSupportRequest(database.handle.db, { ...keyReset, answers: ["Kestrel Vault", "New\u200BPC", "me@\u202Emoc.elpmaxe"] }, { channelConfigured: false });
+    expect(await run("show", request.id)).toBe(0);
+    expect(stdout.join("\n")).toContain("    New[U+200B]PC\n");
+    expect(stdout.join("\n")).toContain("    me@[U+202E]moc.elpmaxe");
   });
 
   it("refuses to retry without a webhook URL", async () => {

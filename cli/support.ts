@@ -1,14 +1,9 @@
 import { parseArgs } from "node:util";
-import { deliverDueSupportRequests } from "~/features/support-chat/support-delivery.server";
-import {
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  findSupportRequest,
-  listSupportRequests,
-  requeueSupportRequests,
-  type SupportRequest,
-} from "~/features/support-chat/support-requests.server";
-import { getEnv } from "~/server/env.server";
+import { markHiddenCharacters } from "~/features/support-relay/chat-channel.server";
+import { DELIVERY_STATUSES, type DeliveryStatus, findSupportRequest, listSupportRequests, type SupportRequest } from "~/features/support-relay/support-outbox.server";
+import { retrySupportRequests } from "~/features/support-relay/support-relay.server";
+import { getEnv } from "~/platform/env.server";
+import { closeRedis } from "~/platform/redis.server";
 import { type CliCommand, startCommand, COMMON_OPTIONS, formatTable, runWithDatabase } from "./cli-context";
 
 export const SUPPORT_USAGE = `Usage:
@@ -46,7 +41,8 @@ function describeRequest(request: SupportRequest): string {
   if (request.lastError) lines.push(`  Last error:    ${request.lastError}`);
   lines.push("");
   request.questions.forEach((question, i) => {
-    lines.push(`  ${question}`, `    ${(request.answers[i] ?? "No answer provided").replace(/\n/g, "\n    ")}`);
+    // Marked as in the chat channel: a direction override must not make an answer read differently here either.
+    lines.push(`  ${question}`, `    ${markHiddenCharacters(request.answers[i] ?? "No answer provided").replace(/\n/g, "\n    ")}`);
   });
   return lines.join("\n");
 }
@@ -97,23 +93,14 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
       if (!existing) return fail(`No support request with id ${rest[0]}`);
       if (existing.deliveryStatus === "delivered") return fail(`Support request ${existing.id} was already delivered at ${existing.deliveredAt}`);
     }
-    const queued = await requeueSupportRequests(db, target);
-    const pass =
-      queued.length === 0
-        ? { delivered: [], retrying: [], failed: [] }
-        : await deliverDueSupportRequests({
-            db,
-            dialect: env.DATABASE_URL ? "postgres" : "sqlite",
-            webhookUrl: env.SUPPORT_WEBHOOK_URL,
-            workerId: `cli-${process.pid}`,
-            ids: queued,
-          });
+    const { queued, ...pass } = await retrySupportRequests(db, env.DATABASE_URL ? "postgres" : "sqlite", env.SUPPORT_WEBHOOK_URL, target);
     if (values.json) out(JSON.stringify({ queued, ...pass }, null, 2));
     else if (queued.length === 0) out("Nothing to retry: no failed or no_channel support requests.");
     else {
       out(`Queued ${queued.length} request(s): ${pass.delivered.length} delivered, ${pass.retrying.length} will be retried, ${pass.failed.length} failed.`);
       const others = queued.length - pass.delivered.length - pass.retrying.length - pass.failed.length;
-      if (others > 0) out(`${others} request(s) were being delivered by a running server.`);
+      if (pass.pausedUntil) out(`The chat channel asked us to wait until ${pass.pausedUntil.toISOString()}: ${others} request(s) go out after that.`);
+      else if (others > 0) out(`${others} request(s) were being delivered by a running server.`);
     }
     return pass.failed.length > 0 ? 1 : 0;
   }
@@ -122,6 +109,11 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
 };
 
 /** Entry for the CLI dispatcher (`npm run cli -- support ...`). */
-export function runSupportCli(argv: string[]): Promise<number> {
-  return runWithDatabase(supportCommand, argv);
+export async function runSupportCli(argv: string[]): Promise<number> {
+  try {
+    return await runWithDatabase(supportCommand, argv);
+  } finally {
+    // A channel pause shared through Redis opens a connection that would keep the command from exiting.
+    await closeRedis();
+  }
 }

@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
+import { ensureChromium } from "./ensure-chromium.mjs";
 
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 const ALL_LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "/faq", "/reviews", "/docs", "/reseller"];
@@ -58,7 +59,7 @@ try {
   console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling)`);
   console.log("| route | perf | a11y | best practices | SEO | LCP | TBT | CLS | JS transferred | total transferred |");
   console.log("|---|---|---|---|---|---|---|---|---|---|");
-  const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
+  const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? ensureChromium(), chromeFlags: CHROME_FLAGS });
   try {
     for (const route of chrome ? LIGHTHOUSE_ROUTES : []) {
       const result = await lighthouse(server.url.replace("127.0.0.1", "localhost") + route, { port: chrome.port, output: "json", logLevel: "error" });

@@ -1,6 +1,8 @@
-// `npm test`: lint, types, unit + integration (SQLite, PostgreSQL where reachable), build, end-to-end in Chromium.
+// `npm test`: lint, types, unit + integration (SQLite, PostgreSQL where reachable), build, end-to-end in Chromium, and the
+// cluster test (three instances behind nginx) when PostgreSQL and Redis answer on 127.0.0.1.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { failureLines } from "./lib/failure-lines.mjs";
 
@@ -37,6 +39,20 @@ async function step(name, command, args, { env } = {}) {
   return ok;
 }
 
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function reachable(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port, timeout: 2000 });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+    socket.once("timeout", () => done(false));
+  });
+}
 
 const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
 
@@ -86,6 +102,8 @@ countVitest("test-results/vitest.json");
 if ((await step("content validation", bin("tsx"), ["scripts/validate-content.ts"])) && (await step("build", bin("react-router"), ["build"]))) {
   await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
   countPlaywright("test-results/e2e.json");
+  if ((await reachable(5432)) && (await reachable(6379))) await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
+  else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
 }
 for (const extra of fs.existsSync("scripts/sweeps") ? fs.readdirSync("scripts/sweeps").filter((f) => f.endsWith(".mjs")).sort() : []) {
   await step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`]);

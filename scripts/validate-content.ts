@@ -1,11 +1,16 @@
 // Build-time content check: the same validation as boot, so a broken content/ file fails `npm run build`.
 import { ContentError } from "../app/features/content/content";
-import { CONTENT_DIR, loadContent } from "../app/features/content/content.server";
+import { contentDir, loadContent } from "../app/features/content/content.server";
+import { EnvError } from "../app/platform/env.server";
 
 try {
-  const content = loadContent(CONTENT_DIR);
+  const content = loadContent(contentDir());
   console.log(`content ok: ${content.products.length} products, ${content.faq.length} FAQ items, ${content.downloads.length} downloads, ${content.plans.plans.length} plans, ${Object.keys(content.legal).length} legal pages`);
 } catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
   if (!(error instanceof ContentError)) throw error;
   console.error(`Content is invalid:\n${error.message}`);
   process.exit(1);

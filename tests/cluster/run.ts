@@ -1,0 +1,144 @@
+// npm run test:cluster: three instances of the built shop behind nginx, on a PostgreSQL database made for the run and
+// Redis, then a second set on a throwaway PostgreSQL that is restarted. One figures line per scenario; exit 1 on any
+// failed check. Needs PostgreSQL and Redis on 127.0.0.1 (skipped otherwise) and the build (made when missing).
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
+import { BUILD_DIR, Checks, Cluster, clientAddressesUsed } from "./cluster";
+import { type Nginx, startNginx } from "./nginx";
+import { postgresRestart } from "./postgres-restart";
+import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
+import { supportLoad } from "./support-load";
+import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from "./throwaway-postgres";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const INSTANCES = 3;
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port, timeout: 2000 });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+    socket.once("timeout", () => done(false));
+  });
+}
+
+/** Cleanups run last-in first-out, also when a scenario throws; `from` runs only those registered since that mark. */
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+async function cleanUp(from = 0) {
+  for (const cleanup of cleanups.splice(from).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`cleanup failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  if (!(await reachable(5432)) || !(await reachable(6379))) {
+    console.log("skipped: PostgreSQL/Redis not reachable");
+    return 0;
+  }
+  process.chdir(ROOT);
+  if (!fs.existsSync(path.join(BUILD_DIR, "server/index.js"))) {
+    console.log(`No build in ${BUILD_DIR}/: building...`);
+    execFileSync("node_modules/.bin/react-router", ["build"], { stdio: "inherit" });
+  }
+  const throwawayProblem = canRunThrowawayPostgres();
+  if (throwawayProblem) throw new Error(`scenario d cannot run: ${throwawayProblem}`);
+
+  const started = Date.now();
+  const checks = new Checks();
+  // The machine's Redis is shared with other tests: the counters kept for this run's client addresses go with it.
+  cleanups.push(async () => {
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    const keys = [...clientAddressesUsed].flatMap((address) => ["support", "checkout", "orderStatus"].map((limit) => `kestrel:rl:${limit}:${address}`));
+    for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+    await redis.quit();
+  });
+  const secrets = { altchaKey: crypto.randomBytes(32).toString("hex"), shopWebhookSecret: crypto.randomBytes(32).toString("hex") };
+
+  // a-c: the machine's PostgreSQL, one database made for the run.
+  const firstSet = cleanups.length;
+  const dbName = `kestrel_cluster_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  cleanups.push(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  });
+  const databaseUrl = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
+  const receiver: ChatWebhookReceiver = await startChatWebhookReceiver();
+  cleanups.push(() => receiver.close());
+  const cluster = await Cluster.start({ size: INSTANCES, databaseUrl, redisUrl: REDIS_URL, webhookUrl: receiver.url, ...secrets });
+  cleanups.push(() => cluster.stop());
+  const nginx: Nginx = await startNginx(cluster.ports);
+  cleanups.push(() => nginx.stop());
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  cleanups.push(() => db.end());
+  console.log(`cluster: ${INSTANCES} instances on ${cluster.ports.join(", ")} behind nginx at ${nginx.url}, database ${dbName}, ${((Date.now() - started) / 1000).toFixed(1)} s to start`);
+
+  const before = checks.failures.length;
+  const scenario = async (name: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (error) {
+      checks.that(false, `${name}: ${(error as Error).message}`);
+    }
+  };
+  await scenario("a", () => supportLoad({ cluster, balancer: nginx.url, receiver, db, checks }));
+  await scenario("b", () => shopNotifications({ cluster, balancer: nginx.url, db, secret: secrets.shopWebhookSecret, checks }));
+  await scenario("c", () => limitsAcrossInstances({ cluster, balancer: nginx.url, receiver, checks }));
+  if (checks.failures.length > before) console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
+  await cleanUp(firstSet);
+
+  // d: a second set of instances on a throwaway PostgreSQL that is stopped and started.
+  const secondSet = cleanups.length;
+  const postgres: ThrowawayPostgres = await startThrowawayPostgres();
+  cleanups.push(() => postgres.remove());
+  const receiverD = await startChatWebhookReceiver();
+  cleanups.push(() => receiverD.close());
+  const clusterD = await Cluster.start({ size: INSTANCES, databaseUrl: postgres.url, redisUrl: REDIS_URL, webhookUrl: receiverD.url, ...secrets });
+  cleanups.push(() => clusterD.stop());
+  const nginxD = await startNginx(clusterD.ports);
+  cleanups.push(() => nginxD.stop());
+  const beforeD = checks.failures.length;
+  await scenario("d", () => postgresRestart({ cluster: clusterD, balancer: nginxD.url, receiver: receiverD, postgres, checks }));
+  if (checks.failures.length > beforeD) console.log(clusterD.logs());
+  await cleanUp(secondSet);
+
+  console.log(`cluster test: ${checks.failures.length === 0 ? "passed" : `${checks.failures.length} check(s) failed`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return checks.failures.length === 0 ? 0 : 1;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(1));
+  });
+}
+
+main()
+  .then(async (code) => {
+    await cleanUp();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    console.error(`cluster test: ${error instanceof Error ? error.message : String(error)}`);
+    await cleanUp();
+    process.exit(1);
+  });
