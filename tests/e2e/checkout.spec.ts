@@ -3,11 +3,13 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, test as base, expect as baseExpect, type Page } from "@playwright/test";
 import type { Challenge } from "altcha-lib";
-import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
+import { SHOP_COUPON_REFUSAL, type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
+import { pauseClockSoon } from "../support/hydration";
 
 const STUDIO = { id: 446894, lifetimeVariant: 653023 };
+const CAPTURE = { id: 446893, weekVariant: 653010 };
 
 // Proof of work, hydration and the checkout frame compete for two CPUs with the rest of the suite: wait generously.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -64,9 +66,11 @@ test.describe("checkout with the demo shop", () => {
     await expect(frame.getByText("$299.93")).toBeVisible();
     await frame.getByRole("button", { name: "Pay", exact: true }).click();
 
-    await expect(page).toHaveURL(/\/purchase\/success\?order_id=[0-9a-f-]{36}&product_id=446894$/);
+    // Pay stays in the frame, as a real shop's does: the product page notices the paid order by watching it.
+    await expect(page).toHaveURL(/\/purchase\/success\?order_id=[0-9a-f-]{36}$/);
     const orderId = new URL(page.url()).searchParams.get("order_id") ?? "";
     await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+    await expect(page.getByText("Your Kestrel Studio licence is on its way")).toBeVisible();
     await expect(page.getByText("Completed", { exact: true })).toBeVisible();
     await expect(page.getByText(orderId)).toBeVisible();
     await expect(page.getByRole("link", { name: "Continue Shopping" })).toHaveAttribute("href", "/products");
@@ -85,6 +89,38 @@ test.describe("checkout with the demo shop", () => {
         expect(await (await request.get(`/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "completed" });
       }
     }
+  });
+
+  test("a valid coupon: the demo shop's page shows the discounted total, and the order records it", async ({ page, request }) => {
+    const purchase = await openProduct(page);
+    const coupon = page.getByRole("textbox", { name: "Coupon code" });
+    await expect(coupon).toBeHidden();
+    await page.getByText("Have a coupon?").click();
+    await coupon.fill("WELCOME10");
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => v.id)).toEqual([]);
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
+    await purchase.click();
+    const { orderId } = (await (await started).json()) as { orderId: string };
+    const frame = checkoutFrame(page);
+    // $299.93 less 10% = $269.937, half-up.
+    await expect(frame.getByText("WELCOME10")).toBeVisible();
+    await expect(frame.getByText("$299.93")).toBeVisible();
+    await expect(frame.getByText("$269.94")).toBeVisible();
+    await frame.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/purchase/success\\?order_id=${orderId}$`));
+    expect(await (await request.get(`/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "completed" });
+  });
+
+  test('an unknown or expired coupon: "This coupon code is not valid." and no checkout opens', async ({ page }) => {
+    const purchase = await openProduct(page, `/product/${STUDIO.id}?duration=lifetime&coupon=SPRING2024`);
+    // A code that came with the link opens the field with it filled in.
+    await expect(page.getByRole("textbox", { name: "Coupon code" })).toHaveValue("SPRING2024");
+    expect(await alertAfter(page, () => purchase.click())).toBe("This coupon code is not valid.");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    await page.getByRole("textbox", { name: "Coupon code" }).fill("NOPE");
+    expect(await alertAfter(page, () => purchase.click())).toBe("This coupon code is not valid.");
   });
 
   test("Cancel in the checkout goes back to the product page", async ({ page }) => {
@@ -233,7 +269,7 @@ test.describe("checkout with the demo shop", () => {
     const played = () => page.evaluate(() => (window as unknown as { __played: string[] }).__played.filter((src) => src.includes("/sounds/checkout-chime.wav")).length);
     const purchase = await openProduct(page);
     // Time stands still from the click on, so "13 s after the checkout started" is exact.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await pauseClockSoon(page);
     await purchase.click();
     await expect(page.getByRole("dialog")).toBeVisible();
     await page.clock.runFor(12_900);
@@ -258,30 +294,61 @@ test.describe("checkout with the demo shop", () => {
 });
 
 test.describe("purchase success page", () => {
-  test("without an order id it shows the success view as before", async ({ page }) => {
+  test("without an order id it shows the plain thank-you view", async ({ page }) => {
     await page.goto("/purchase/success");
     await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
   });
 
-  test("an unknown order shows not found and the Error toast", async ({ page }) => {
-    await page.goto("/purchase/success?order_id=00000000-0000-4000-8000-000000000000&product_id=446894");
+  test("an order id that is not ours shows Order not found, a way to support, and no error toast", async ({ page }) => {
+    const answered = page.waitForResponse((r) => r.url().includes("/api/orders/") && r.status() === 404);
+    await page.goto("/purchase/success?order_id=00000000-0000-4000-8000-000000000000");
+    await answered;
     await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
-    await expect(page.getByText("Error", { exact: true })).toBeVisible();
-    await expect(page.getByText("Failed to verify your order. Please contact support.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Contact Support" })).toBeVisible();
+    await expect(page.getByText("Failed to verify your order. Please contact support.")).toHaveCount(0);
+    await expect(page.getByText("Error", { exact: true })).toHaveCount(0);
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
   });
 
-  test("an unpaid order shows verifying, then Pending after 60 s with a way to contact support", async ({ page, request }) => {
-    const { orderId } = await startThroughApi(request, STUDIO.id, STUDIO.lifetimeVariant);
+  test("an unpaid order shows Waiting for payment confirmation, keeps checking (every 10 s after a minute) and shows Completed once paid", async ({
+    page,
+    request,
+  }) => {
+    const { url, orderId } = await startThroughApi(request, STUDIO.id, STUDIO.lifetimeVariant);
     await page.clock.install();
-    // The 60 s count starts with the first check, once the page has hydrated: jump only after it.
-    const firstCheck = page.waitForRequest((r) => r.url().includes(`/api/orders/${orderId}`));
-    await page.goto(`/purchase/success?order_id=${orderId}&product_id=${STUDIO.id}`);
-    await expect(page.getByText("Verifying your purchase...")).toBeVisible();
-    await firstCheck;
-    await page.clock.fastForward(61_000);
-    await expect(page.getByRole("heading", { name: "Pending" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Contact Support" })).toBeVisible();
+    // Fake time plus real fetches: up to three 15 s waits when a step lands before the page has scheduled its next check.
+    test.setTimeout(90_000);
+    const checks: number[] = [];
+    let answered = 0;
+    page.on("request", (r) => {
+      if (r.url().includes(`/api/orders/${orderId}`)) checks.push(1);
+    });
+    page.on("requestfinished", (r) => {
+      if (r.url().includes(`/api/orders/${orderId}`)) answered += 1;
+    });
+    await page.goto(`/purchase/success?order_id=${orderId}`);
+    await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
+    await expect(page.getByText("What happens next")).toBeVisible();
     await expect(page.getByText(orderId)).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+    await page.clock.fastForward(61_000);
+    // Past the first minute the page checks every 10 s: 30 s bring at most 3 more checks (plus one in flight).
+    await expect.poll(() => checks.length).toBeGreaterThan(1);
+    const afterAMinute = checks.length;
+    // Each 10 s step brings the next check; steps wait for it, so a slow machine never races the page's fetch.
+    for (let step = 1; step <= 3; step += 1) {
+      // The next check is scheduled once the last one is answered; moving the clock before that would skip it.
+      await expect.poll(() => answered).toBe(checks.length);
+      await page.clock.fastForward(10_000);
+      await expect.poll(() => checks.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(afterAMinute + step);
+    }
+    expect(checks.length).toBeLessThanOrEqual(afterAMinute + 4);
+    const paid = await request.post(url, { maxRedirects: 0, headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "" });
+    expect(paid.status()).toBe(302);
+    await page.clock.fastForward(10_000);
+    await expect(page.getByText("Completed", { exact: true })).toBeVisible();
   });
 });
 
@@ -326,8 +393,9 @@ async function startThroughApi(request: APIRequestContext, productId: number, va
 async function buyThroughApi(request: APIRequestContext, productId: number, variantId: number): Promise<string> {
   const { url, orderId } = await startThroughApi(request, productId, variantId);
   const paid = await request.post(url, { maxRedirects: 0, headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "" });
+  // Like a real shop, the demo shop shows its (now paid) invoice again rather than sending the buyer anywhere.
   expect(paid.status()).toBe(302);
-  expect(paid.headers().location).toBe(`/purchase/success?order_id=${orderId}&product_id=${productId}`);
+  expect(paid.headers().location).toBe(url);
   return orderId;
 }
 
@@ -367,6 +435,24 @@ test.describe("checkout with SellAuth (shop emulator)", () => {
     expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({ status: 200, body: { ok: true, outcome: "unknown_invoice" } });
     expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({ status: 200, body: { ok: true, outcome: "unknown_invoice", duplicate: true } });
     expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending" });
+  });
+
+  test("buys three keys: the keyboard sets Quantity to 3, the total triples and the shop receives quantity 3", async ({ page }) => {
+    const purchase = await openProduct(page, `${app.url}/product/${CAPTURE.id}?duration=1-week`);
+    const quantity = page.getByRole("spinbutton", { name: "Quantity" });
+    await expect(quantity).toHaveAttribute("max", "5");
+    await quantity.focus();
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await expect(quantity).toHaveValue("3");
+    // 4.99 × 4.006 × 3 = 59.96982, rounded half-up.
+    await expect(page.getByRole("status", { name: "Total" })).toHaveText("$59.97");
+    await expect(page).toHaveURL(/[?&]quantity=3(&|$)/);
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
+    await purchase.click();
+    expect((await started).status()).toBe(200);
+    const sent = shop.requests.filter((r) => r.path === "/v1/checkout").at(-1);
+    expect(sent?.body).toMatchObject({ cart: [{ productId: CAPTURE.id, variantId: CAPTURE.weekVariant, quantity: 3 }] });
   });
 
   test("shows the shop's error text", async ({ page }) => {
@@ -423,12 +509,196 @@ test.describe("checkout with SellAuth and an API key (shop emulator)", () => {
     const event = { event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", invoiceId, secret: WEBHOOK_SECRET };
 
     expect((await shop.sendNotification(target, event)).body).toEqual({ ok: true, outcome: "unchanged" });
-    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending" });
+    // The shop's own word for the invoice is kept beside our status.
+    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending", shopStatus: "pending" });
     shop.setInvoiceStatus(invoiceId, "completed");
     expect((await shop.sendNotification(target, event)).body).toEqual({ ok: true, outcome: "completed" });
 
     await page.goto(`${app.url}/purchase/success?order_id=${orderId}&product_id=${STUDIO.id}`);
     await expect(page.getByText("Completed", { exact: true })).toBeVisible();
+  });
+});
+
+test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)", () => {
+  let shop: ShopEmulator;
+  let app: AppServer;
+  const WEBHOOK_SECRET = "whsec_e2e_buyer_secret_0123456789abcdef";
+
+  test.beforeAll(async () => {
+    // Retries 0.5 s apart: the shop's 5 s would only slow the suite down.
+    shop = await startShopEmulator({ retryIntervalMs: 500 });
+    app = await startAppServer({
+      env: {
+        CHECKOUT_PROVIDER: "sellauth",
+        SHOP_API_BASE: shop.url,
+        SHOP_CHECKOUT_ORIGIN: shop.url,
+        SHOP_ID: shop.shopId,
+        SHOP_API_KEY: shop.apiKey,
+        SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      },
+    });
+    shop.notifyOnPay(`${app.url}/api/shop/notifications`, WEBHOOK_SECRET);
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+    await shop?.close();
+  });
+  test.beforeEach(() => shop.setCheckoutMode({ kind: "url" }));
+
+  async function startPurchase(page: Page) {
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
+    await purchase.click();
+    const response = await started;
+    const { orderId } = (await response.json()) as { orderId: string };
+    const invoiceId = [...shop.invoices.keys()].at(-1) ?? "";
+    return { orderId, invoiceId, forwardedFor: (await response.request().allHeaders())["x-forwarded-for"] };
+  }
+
+  test("pays inside the modal, and the page goes to the success page by itself", async ({ page }) => {
+    const { orderId, invoiceId, forwardedFor } = await startPurchase(page);
+    const frame = checkoutFrame(page);
+    await expect(frame.getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
+    await expect(frame.getByText(`Invoice ${invoiceId}`)).toBeVisible();
+    const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout` && (r.body as { ip?: string }).ip === forwardedFor);
+    expect(sent?.body).toEqual({
+      cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }],
+      ip: forwardedFor,
+      user_agent: await page.evaluate(() => navigator.userAgent),
+    });
+    await frame.getByRole("button", { name: "Pay", exact: true }).click();
+
+    await expect(page).toHaveURL(`${app.url}/purchase/success?order_id=${orderId}`);
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+    await expect(page.getByText("Completed", { exact: true })).toBeVisible();
+    await expect(page.getByText(orderId)).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+  });
+
+  test("a coupon goes to the shop, which applies it on its own page, or refuses it in its own words", async ({ page }) => {
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
+    await page.getByText("Have a coupon?").click();
+    await page.getByRole("textbox", { name: "Coupon code" }).fill("SHOP15");
+    await purchase.click();
+    await expect(checkoutFrame(page).getByText("Coupon SHOP15: 15% off")).toBeVisible();
+    const sent = shop.requests.filter((r) => r.path === `/v1/shops/${shop.shopId}/checkout`).at(-1);
+    expect(sent?.body).toMatchObject({ cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }], coupon: "SHOP15" });
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    await page.getByRole("textbox", { name: "Coupon code" }).fill("WELCOME10");
+    expect(await alertAfter(page, () => purchase.click())).toBe(SHOP_COUPON_REFUSAL);
+  });
+
+  test("closing the modal before paying leaves a toast to the success page, which waits and then shows Completed", async ({ page }) => {
+    const { orderId, invoiceId } = await startPurchase(page);
+    await expect(checkoutFrame(page).getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await expect(page.getByText("Payment in progress — we will show your order here")).toBeVisible();
+    await page.getByRole("link", { name: "View your order" }).click();
+    await expect(page).toHaveURL(`${app.url}/purchase/success?order_id=${orderId}`);
+    await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+
+    // A crypto payment: the shop first reports it as confirming, then as completed.
+    expect((await shop.settleInvoice(invoiceId, "confirming"))?.status).toBe(200);
+    await expect(page.getByText("waiting for the network to confirm it")).toBeVisible();
+    expect((await shop.settleInvoice(invoiceId, "completed"))?.status).toBe(200);
+    await expect(page.getByText("Completed", { exact: true })).toBeVisible();
+    await expect(page.getByText(orderId)).toBeVisible();
+  });
+
+  test("an unknown shop status reads as waiting; cancelled reads Payment not completed with a way back; refunded reads Refunded", async ({ page }) => {
+    const { orderId, invoiceId } = await startPurchase(page);
+    await page.keyboard.press("Escape");
+    await page.goto(`${app.url}/purchase/success?order_id=${orderId}`);
+    expect((await shop.settleInvoice(invoiceId, "on_hold_review"))?.status).toBe(200);
+    await expect.poll(async () => (await (await page.request.get(`${app.url}/api/orders/${orderId}`)).json()).shopStatus).toBe("on_hold_review");
+    await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
+    expect((await shop.settleInvoice(invoiceId, "cancelled"))?.status).toBe(200);
+    await expect(page.getByRole("heading", { name: "Payment not completed" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to the product" })).toHaveAttribute("href", `/product/${STUDIO.id}`);
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+
+    const second = await startPurchase(page);
+    await page.keyboard.press("Escape");
+    expect((await shop.settleInvoice(second.invoiceId, "completed"))?.status).toBe(200);
+    expect((await shop.settleInvoice(second.invoiceId, "refunded"))?.status).toBe(200);
+    await page.goto(`${app.url}/purchase/success?order_id=${second.orderId}`);
+    await expect(page.getByRole("heading", { name: "Refunded" })).toBeVisible();
+    const refunded = await new AxeBuilder({ page }).analyze();
+    expect(refunded.violations.map((v) => v.id)).toEqual([]);
+  });
+
+  test("a gateway page that refuses to be framed is offered in a new tab, and no chime plays over the message", async ({ page }) => {
+    shop.setCheckoutMode({ kind: "gateway-only" });
+    await page.clock.install();
+    await page.addInitScript(() => {
+      const played: string[] = [];
+      (window as unknown as { __played: string[] }).__played = played;
+      HTMLMediaElement.prototype.play = function play() {
+        played.push(this.currentSrc || this.src);
+        return Promise.resolve();
+      };
+    });
+    const { invoiceId } = await startPurchase(page);
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByText("The secure checkout could not be shown here.")).toBeVisible();
+    const link = dialog.getByRole("link", { name: "Open checkout in a new tab" });
+    await expect(link).toHaveAttribute("href", `${shop.gatewayUrl}/pay/${invoiceId}`);
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", "noopener");
+    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+    const opened = page.context().waitForEvent("page");
+    await link.click();
+    const tab = await opened;
+    await expect(tab.getByRole("heading", { name: "Payment gateway" })).toBeVisible();
+    await tab.close();
+    // Past the 13 s reminder: the chime would have played by now over a working checkout.
+    await page.clock.fastForward(20_000);
+    expect(await page.evaluate(() => (window as unknown as { __played: string[] }).__played.length)).toBe(0);
+  });
+
+  test("a checkout page that has not loaded after 15 s is offered in a new tab", async ({ page }) => {
+    shop.setCheckoutMode({ kind: "hanging-page" });
+    await page.clock.install();
+    const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
+    // The frame's 15 s timer starts after this moment and before the clock is paused below.
+    const beforeClick = await page.evaluate(() => Date.now());
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
+    await purchase.click();
+    await started;
+    const invoiceId = [...shop.invoices.keys()].at(-1) ?? "";
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByText("Loading secure checkout...")).toBeVisible();
+    const pausedAt = await pauseClockSoon(page);
+    // At most this much of the 15 s had passed when time stopped; counting from it keeps both checks exact.
+    const mostElapsed = pausedAt - beforeClick;
+    await page.clock.runFor(14_000 - mostElapsed);
+    await expect(dialog.getByText("Loading secure checkout...")).toBeVisible();
+    await page.clock.runFor(1_500 + mostElapsed);
+    await expect(dialog.getByText("The secure checkout could not be shown here.")).toBeVisible();
+    await expect(dialog.getByRole("link", { name: "Open checkout in a new tab" })).toHaveAttribute("href", `${shop.url}/checkout/${invoiceId}`);
+  });
+
+  test("a frame the page's CSP blocks is offered in a new tab too", async ({ page }) => {
+    shop.setCheckoutMode({ kind: "gateway-only" });
+    // Without the server's framing verdict, the browser's own CSP report (frame-src) is what the modal reacts to.
+    await page.route("**/api/checkout", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { frameRefused?: boolean };
+      delete body.frameRefused;
+      await route.fulfill({ response, json: body });
+    });
+    await startPurchase(page);
+    await expect(page.getByRole("dialog").getByRole("link", { name: "Open checkout in a new tab" })).toBeVisible();
   });
 });
 
@@ -451,7 +721,9 @@ test.describe("checkout in a new tab (CHECKOUT_MODAL=off)", () => {
     await expect(purchase).toBeEnabled();
     await expect(tab.getByText("$299.93")).toBeVisible();
     await tab.getByRole("button", { name: "Pay", exact: true }).click();
-    await expect(tab.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
-    await expect(tab.getByText("Completed", { exact: true })).toBeVisible();
+    await expect(tab.getByText("This invoice is completed.")).toBeVisible();
+    // The product page watched the order while the tab was open, and shows it now.
+    await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
+    await expect(page.getByText("Completed", { exact: true })).toBeVisible();
   });
 });

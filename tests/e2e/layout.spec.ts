@@ -1,5 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
-import { gotoHydrated } from "../support/hydration";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { gotoHydrated, pauseClockSoon, waitForHydration } from "../support/hydration";
 
 const COMMUNITY_URL = "https://chat.example.com/kestrel";
 
@@ -59,40 +60,234 @@ test.describe("top bar and navigation", () => {
   });
 });
 
-test.describe("page transitions and scrolling", () => {
-  test("sets the transitioning flag, navigates, then clears the flag", async ({ page }) => {
-    await page.goto("/faq");
-    const main = page.locator("main#main");
-    await expect(main).toHaveAttribute("data-transitioning", "false");
-    // Record every value the flag takes (on the old and the new <main>), so a short-lived state cannot be missed.
-    await page.evaluate(() => {
-      const seen: Array<{ value: string | null; path: string }> = [];
-      (window as unknown as { transitions: typeof seen }).transitions = seen;
-      new MutationObserver((records) => {
-        for (const r of records) {
-          const el = r.target instanceof Element && r.type === "attributes" ? r.target : null;
-          if (el?.id === "main") seen.push({ value: el.getAttribute("data-transitioning"), path: location.pathname });
-          for (const node of r.addedNodes) if (node instanceof Element && node.id === "main") seen.push({ value: node.getAttribute("data-transitioning"), path: location.pathname });
-        }
-      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-transitioning"] });
-    });
-    await mainNav(page).getByRole("link", { name: "Reseller" }).click();
-    await expect(page).toHaveURL(/\/reseller$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Reseller Program" })).toBeVisible();
-    await expect(main).toHaveAttribute("data-transitioning", "false");
-    const seen = await page.evaluate(() => (window as unknown as { transitions: Array<{ value: string | null; path: string }> }).transitions);
-    // Set on the old page before navigating, then cleared after arriving.
-    expect(seen[0]).toEqual({ value: "true", path: "/faq" });
-    expect(seen.at(-1)).toEqual({ value: "false", path: "/reseller" });
+test.describe("phone-sized top bar", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  const banner = (page: Page) => page.getByRole("banner");
+  const menuButton = (page: Page) => banner(page).getByRole("button", { name: "Menu" });
+  const NAV_LABELS = ["Home", "Products", "Status", "Reviews", "Reseller", "FAQ", /^Community/];
+
+  /** The expanded state Chromium gives assistive technology for the element named `name` (also for a <summary>). */
+  async function expandedStateSeenByAssistiveTech(page: Page, name: string) {
+    const cdp = await page.context().newCDPSession(page);
+    const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+    const { nodes } = await cdp.send("Accessibility.queryAXTree", { nodeId: root.nodeId, accessibleName: name });
+    await cdp.detach();
+    const controls = nodes.filter((node) => !node.ignored && !["StaticText", "InlineTextBox"].includes(String(node.role?.value)));
+    const states = controls.map((node) => node.properties?.find((property) => property.name === "expanded")?.value.value);
+    expect(states).toHaveLength(1);
+    return states[0] as boolean | undefined;
+  }
+
+  test("shows brand, badge and Menu on one row with the links folded away", async ({ page }) => {
+    await gotoHydrated(page, "/faq");
+    const brand = await banner(page).getByRole("link", { name: "Kestrel Software" }).boundingBox();
+    const badge = await banner(page).getByText("#1 Provider").boundingBox();
+    const menu = await menuButton(page).boundingBox();
+    const middle = (box: { y: number; height: number } | null) => (box ? box.y + box.height / 2 : Number.NaN);
+    for (const box of [badge, menu]) expect(Math.abs(middle(box) - middle(brand))).toBeLessThan(4);
+    expect(menu && badge && menu.x > badge.x + badge.width).toBe(true);
+    expect(menu && menu.x + menu.width <= 360).toBe(true);
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+    await expect(mainNav(page).getByRole("link")).toHaveCount(0);
   });
 
-  test("does nothing when the link points at the current page", async ({ page }) => {
+  test("Menu works by keyboard: Enter and Space open it, Tab walks the items, Escape closes it and focus returns to Menu", async ({ page }) => {
+    await gotoHydrated(page, "/faq");
+    await menuButton(page).focus();
+    await page.keyboard.press("Enter");
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
+    await expect(mainNav(page).getByRole("link")).toHaveText(NAV_LABELS);
+    await expect(mainNav(page).getByRole("link", { name: "FAQ" })).toHaveAttribute("aria-current", "page");
+    for (const label of NAV_LABELS) {
+      await page.keyboard.press("Tab");
+      await expect(mainNav(page).getByRole("link", { name: label })).toBeFocused();
+    }
+    await page.keyboard.press("Escape");
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+    await expect(menuButton(page)).toBeFocused();
+    await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+
+    await page.keyboard.press("Space");
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Space");
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+    await expect(menuButton(page)).toBeFocused();
+  });
+
+  test("choosing an item navigates, closes the menu and leaves focus on Menu", async ({ page }) => {
+    await gotoHydrated(page, "/faq");
+    await menuButton(page).focus();
+    await page.keyboard.press("Space");
+    await expect(mainNav(page).getByRole("link")).toHaveText(NAV_LABELS);
+    for (let i = 0; i < 5; i++) await page.keyboard.press("Tab");
+    await expect(mainNav(page).getByRole("link", { name: "Reseller" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/reseller$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Reseller Program" })).toBeVisible();
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+    await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+    await expect(menuButton(page)).toBeFocused();
+  });
+
+  test("Back closes an open menu, and so does Tab past the last item", async ({ page }) => {
+    await gotoHydrated(page, "/faq");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Refund Policy" }).click();
+    await expect(page).toHaveURL(/\/refund$/);
+    await menuButton(page).click();
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "true");
+    await page.goBack();
+    await expect(page).toHaveURL(/\/faq$/);
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+
+    await menuButton(page).click();
+    await mainNav(page).getByRole("link", { name: /^Community/ }).focus();
+    await page.keyboard.press("Tab");
+    await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
+    await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+  });
+
+  test("axe-core finds no violations with the menu open", async ({ page }) => {
+    await gotoHydrated(page, "/faq");
+    await menuButton(page).click();
+    await expect(mainNav(page).getByRole("link")).toHaveCount(7);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+    const menuToggle = (page: Page) => banner(page).getByText("Menu", { exact: true });
+
+    test("Menu opens and closes by keyboard, tells assistive technology its state, and its items navigate", async ({ page }) => {
+      await page.goto("/faq");
+      await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+      expect(await expandedStateSeenByAssistiveTech(page, "Menu")).toBe(false);
+      await menuToggle(page).focus();
+      await page.keyboard.press("Enter");
+      await expect(mainNav(page).getByRole("link")).toHaveText(NAV_LABELS);
+      expect(await expandedStateSeenByAssistiveTech(page, "Menu")).toBe(true);
+      await page.keyboard.press("Space");
+      await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+      expect(await expandedStateSeenByAssistiveTech(page, "Menu")).toBe(false);
+
+      await page.keyboard.press("Space");
+      await page.keyboard.press("Tab");
+      await expect(mainNav(page).getByRole("link", { name: "Home" })).toBeFocused();
+      await mainNav(page).getByRole("link", { name: "Status" }).click();
+      await expect(page).toHaveURL(/\/status$/);
+      await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+      await expect(menuToggle(page)).toBeVisible();
+    });
+  });
+
+  // axe-core runs as page script, so the server's own HTML is checked with page scripts on and the app's bundles withheld.
+  test("axe-core finds no violations with the server-rendered menu open", async ({ page }) => {
+    await page.route("**/assets/**/*.js", (route) => route.abort());
     await page.goto("/faq");
+    await banner(page).getByText("Menu", { exact: true }).click();
+    await expect(mainNav(page).getByRole("link")).toHaveCount(7);
+    expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+});
+
+test.describe("top bar from 640 px up", () => {
+  for (const width of [640, 1024]) {
+    test(`shows the row of seven links and no Menu at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 740 });
+      await gotoHydrated(page, "/faq");
+      await expect(mainNav(page).getByRole("link")).toHaveText(["Home", "Products", "Status", "Reviews", "Reseller", "FAQ", /^Community/]);
+      await expect(page.getByRole("banner").getByRole("button", { name: "Menu" })).toBeHidden();
+      const home = await mainNav(page).getByRole("link", { name: "Home" }).boundingBox();
+      const faq = await mainNav(page).getByRole("link", { name: "FAQ" }).boundingBox();
+      expect(home && faq && faq.y === home.y && faq.x > home.x).toBe(true);
+    });
+  }
+
+  test("the Menu appears just under 640 px", async ({ page }) => {
+    await page.setViewportSize({ width: 639, height: 740 });
+    await gotoHydrated(page, "/faq");
+    await expect(page.getByRole("banner").getByRole("button", { name: "Menu" })).toBeVisible();
+    await expect(mainNav(page).getByRole("link")).toHaveCount(0);
+  });
+});
+
+/** What the visitor sees of the page at every rendered frame: which page, how opaque its content is, how far it is scrolled. */
+type Frame = { path: string; opacity: number | null; scrollY: number };
+
+/** Records a Frame per animation frame from the first one on (an init script, so the first paint is seen too). */
+async function recordFrames(page: Page) {
+  await page.addInitScript(() => {
+    const frames: Array<{ path: string; opacity: number | null; scrollY: number }> = [];
+    (window as unknown as { visibleFrames: typeof frames }).visibleFrames = frames;
+    const record = () => {
+      const main = document.querySelector("main");
+      frames.push({ path: location.pathname, opacity: main ? Number(getComputedStyle(main).opacity) : null, scrollY: window.scrollY });
+      requestAnimationFrame(record);
+    };
+    requestAnimationFrame(record);
+  });
+  return {
+    frames: () => page.evaluate(() => (window as unknown as { visibleFrames: Frame[] }).visibleFrames),
+    clear: () =>
+      page.evaluate(() => {
+        (window as unknown as { visibleFrames: Frame[] }).visibleFrames.length = 0;
+      }),
+  };
+}
+
+/** Plays CSS animations at a tenth of their speed, so every step of a fade is drawn on some frame even on a busy machine. */
+async function slowAnimations(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Animation.enable");
+  await cdp.send("Animation.setPlaybackRate", { playbackRate: 0.1 });
+}
+
+/** Clicks a link in the page and reports how far the page is scrolled right after, before any frame is drawn. */
+const scrollYRightAfterClicking = (link: Locator) =>
+  link.evaluate((el: HTMLElement) => {
+    el.click();
+    return window.scrollY;
+  });
+
+const afterTwoFrames = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+const isBetween = (value: number | null, low: number, high: number) => value !== null && value > low && value < high;
+
+test.describe("page transitions and scrolling", () => {
+  test("fades the current page out before leaving, then shows the new page fully with focus still on the link used", async ({ page }) => {
+    await page.clock.install();
+    await page.goto("/faq");
+    await waitForHydration(page);
+    // Hold the page's timers so the faded-out moment before navigating lasts until the test lets it go.
+    await pauseClockSoon(page);
+    const reseller = mainNav(page).getByRole("link", { name: "Reseller" });
+    await reseller.click();
+    await expect(page.getByRole("main")).toHaveCSS("opacity", "0");
+    await expect(page).toHaveURL(/\/faq$/);
+    await page.clock.resume();
+    await expect(page).toHaveURL(/\/reseller$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Reseller Program" })).toBeVisible();
+    await expect(page.getByRole("main")).toHaveCSS("opacity", "1");
+    await expect(reseller).toBeFocused();
+  });
+
+  test("a link to the current page leaves it as it is: no fade, no reload, same scroll position", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await gotoHydrated(page, "/faq");
     await page.evaluate(() => {
       (window as unknown as { marker: string }).marker = "same document";
+      window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" });
     });
-    await mainNav(page).getByRole("link", { name: "FAQ" }).click();
-    await expect(page.locator("main#main")).toHaveAttribute("data-transitioning", "false");
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    await page.getByRole("contentinfo").getByRole("link", { name: "FAQ" }).click();
+    // A fade would have begun by the second frame after the click.
+    await afterTwoFrames(page);
+    await expect(page.getByRole("main")).toHaveCSS("opacity", "1");
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    await expect(page).toHaveURL(/\/faq$/);
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same document");
   });
 
@@ -107,7 +302,7 @@ test.describe("page transitions and scrolling", () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
-  test("#hash links scroll to their target and update the hash without a reload", async ({ page }) => {
+  test("#hash links scroll to their target, move focus there and update the hash without a reload", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 600 });
     await page.goto("/docs?product=vault");
     await page.evaluate(() => {
@@ -118,27 +313,53 @@ test.describe("page transitions and scrolling", () => {
     await page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "App Crashing" }).click();
     await expect(page).toHaveURL(/\/docs\?product=vault#app-crashing$/);
     await expect(target).toBeInViewport();
+    await expect(target).toBeFocused();
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same document");
   });
 
-  test("fades pages in on navigation (not on the first paint), and not at all with prefers-reduced-motion", async ({ page }) => {
-    const animation = () => page.locator("main#main").evaluate((el) => ({ name: getComputedStyle(el).animationName, duration: Number.parseFloat(getComputedStyle(el).animationDuration) }));
-    const navigateToFaq = async () => {
-      await gotoHydrated(page, "/docs");
-      await page.getByRole("contentinfo").getByRole("link", { name: "FAQ" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
-    };
-    await page.goto("/faq");
-    expect((await animation()).name).toBe("none");
-    await navigateToFaq();
-    expect(await animation()).toEqual({ name: "page-in", duration: 0.3 });
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("smooth");
+  test("the first paint shows at once; a navigation fades the new page in and #hash links glide", async ({ page }) => {
+    const recorder = await recordFrames(page);
+    await gotoHydrated(page, "/faq");
+    const firstPaint = (await recorder.frames()).filter((frame) => frame.opacity !== null);
+    expect(firstPaint.length).toBeGreaterThan(0);
+    expect(firstPaint.every((frame) => frame.opacity === 1)).toBe(true);
 
+    await slowAnimations(page);
+    await mainNav(page).getByRole("link", { name: "Reseller" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Reseller Program" })).toBeVisible();
+    await expect(page.getByRole("main")).toHaveCSS("opacity", "1", { timeout: 15_000 });
+    const arrival = (await recorder.frames()).filter((frame) => frame.path === "/reseller");
+    expect(arrival.some((frame) => isBetween(frame.opacity, 0, 1))).toBe(true);
+
+    await gotoHydrated(page, "/docs?product=vault");
+    const link = page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "App Crashing" });
+    // A smooth scroll starts on the next frame: right after the click the page has not moved yet.
+    expect(await scrollYRightAfterClicking(link)).toBe(0);
+    await expect(page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) })).toBeInViewport();
+  });
+
+  test("with prefers-reduced-motion pages switch without a fade and scrolling jumps", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await navigateToFaq();
-    const reduced = await animation();
-    expect(reduced.duration).toBeLessThan(0.001);
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
+    await page.setViewportSize({ width: 1280, height: 600 });
+    const recorder = await recordFrames(page);
+    await gotoHydrated(page, "/docs");
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(300);
+    await recorder.clear();
+    await page.getByRole("contentinfo").getByRole("link", { name: "FAQ" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
+    await expect(page.getByRole("main")).toHaveCSS("opacity", "1");
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await afterTwoFrames(page);
+    const frames = await recorder.frames();
+    expect(frames.filter((frame) => isBetween(frame.opacity, 0, 1))).toEqual([]);
+    expect(frames.filter((frame) => isBetween(frame.scrollY, 0, scrolled))).toEqual([]);
+
+    await gotoHydrated(page, "/docs?product=vault");
+    const link = page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "App Crashing" });
+    expect(await scrollYRightAfterClicking(link)).toBeGreaterThan(0);
+    await expect(page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) })).toBeInViewport();
   });
 });
 

@@ -121,7 +121,25 @@ test.describe("docs", () => {
     await selector(page).getByRole("link", { name: "Preset Packs" }).click();
     await expect(page).toHaveURL(/\/docs\?product=preset-packs$/);
     await expect(entries(page)).toHaveCount(2);
-    await expect(page.getByText("info", { exact: true }).first()).toBeVisible();
+    await expect(entries(page).getByRole("heading", { level: 3 })).toHaveText(["Pack Will Not Import", "Custom Pack Not Received"]);
+    await expect(entries(page).first().getByText("error", { exact: true })).toBeVisible();
+    await expect(entries(page).nth(1).getByText("warning", { exact: true })).toBeVisible();
+  });
+
+  test("labels each entry with its type, as the content lists them", async ({ page }) => {
+    const expected: Record<string, string[]> = {
+      vault: ["error", "warning", "error"],
+      sandbox: ["error", "warning"],
+      capture: ["error", "info"],
+      "capture-ultimate": ["warning", "info"],
+      studio: ["error", "warning"],
+      "preset-packs": ["error", "warning"],
+    };
+    for (const [product, types] of Object.entries(expected)) {
+      await page.goto(`/docs?product=${product}`);
+      await expect(entries(page), product).toHaveCount(types.length);
+      for (const [i, type] of types.entries()) await expect(entries(page).nth(i).getByText(type, { exact: true }), `${product} entry ${i + 1}`).toBeVisible();
+    }
   });
 
   test("shows Additional resources links", async ({ page }) => {

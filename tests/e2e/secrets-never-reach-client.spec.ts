@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { SECRET_ENV_NAMES } from "../../app/server/env.server";
+import { SECRET_ENV_NAMES } from "../../app/platform/env.server";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { allPagePaths } from "../support/site-routes";
 

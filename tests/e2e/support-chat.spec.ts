@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { CLOSING_MESSAGES, SUPPORT_CATEGORIES, SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
+import { CLOSING_MESSAGES, LONE_SURROGATE_MESSAGE, SUPPORT_CATEGORIES, SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
 import { openDatabase } from "../../db/client";
 import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
 import { type AppServer, makeDataDir, startAppServer } from "../support/app-server";
@@ -268,6 +268,16 @@ test.describe("support chat widget", () => {
   });
 });
 
+/** The request's delivery status in a server's own SQLite database. */
+async function deliveryStatus(dataDir: string, id: string) {
+  const handle = openDatabase({ dataDir });
+  try {
+    return (await handle.db.selectFrom("support_requests").select("delivery_status").where("id", "=", id).executeTakeFirst())?.delivery_status;
+  } finally {
+    await handle.close();
+  }
+}
+
 test.describe("support requests reach the chat channel", () => {
   // These start their own servers and wait for the worker's backoff to reach a receiver that was down.
   test.describe.configure({ timeout: 120_000 });
@@ -289,7 +299,9 @@ test.describe("support requests reach the chat channel", () => {
     await openChat(page);
     await chooseCategory(page, "Product Support");
     const answers = ["Kestrel Vault", "**It crashes** @everyone", "Reinstalled", "me@example.com"];
+    const accepted = page.waitForResponse((r) => r.url().endsWith("/api/support") && r.request().method() === "POST");
     await answerAll(page, answers);
+    const { id } = (await (await accepted).json()) as { id: string };
     await expect(page.getByText("Request submitted")).toBeVisible({ timeout: 20_000 });
     await expect(conversation(page).getByText(CLOSING_MESSAGES["Product Support"])).toBeVisible();
     await receiver.start();
@@ -298,8 +310,8 @@ test.describe("support requests reach the chat channel", () => {
     expect(message?.embeds?.[0]?.description).toContain("**Please describe the issue you are experiencing.**\n\\*\\*It crashes\\*\\* @everyone");
     expect(message?.allowed_mentions).toEqual({ parse: [] });
     expect(receiver.requests.every((r) => r.problems.length === 0)).toBe(true);
-    // Delivered exactly once, even after more polls.
-    await page.waitForTimeout(1500);
+    // Once the outbox records the delivery no later poll can send it again: it was delivered exactly once.
+    await expect.poll(() => deliveryStatus(server.dataDir, id), { timeout: 20_000 }).toBe("delivered");
     expect(receiver.delivered()).toHaveLength(1);
   });
 
@@ -362,6 +374,7 @@ test.describe("POST /api/support", () => {
     ["a whitespace-only answer", { category: "Key Reset", answers: ["a", "  ", "c"] }, "Answers cannot be empty"],
     ["an answer over 900 characters", { category: "Key Reset", answers: ["a", "x".repeat(901), "c"] }, "Answers are at most 900 characters"],
     ["answers that are not text", { category: "Key Reset", answers: [1, 2, 3] }, "Answers must be text"],
+    ["an answer with a lone surrogate", { category: "Key Reset", answers: ["x\uD83D end", "b", "c"] }, LONE_SURROGATE_MESSAGE],
   ];
   for (const [name, body, error] of invalid) {
     test(`answers 400 {error} for ${name}, writing nothing`, async ({ request }) => {

@@ -3,23 +3,27 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
 
-/** How the receiver answers the next requests. */
-export type ReceiverAnswer =
+/** How the receiver answers the next requests; `delayMs` holds the answer back (a slow channel). */
+export type ReceiverAnswer = (
   | { kind: "204" }
   | { kind: "200" }
+  /** Discord's rate limit: `retry_after` (float seconds) in the body and a Retry-After header, unless turned off. */
   | { kind: "429"; retryAfterSeconds: number; header?: boolean; body?: boolean }
   | { kind: "500" }
   | { kind: "400"; message?: string }
-  | { kind: "hang" };
+  | { kind: "hang" }
+) & { delayMs?: number };
 
 export interface ReceivedMessage {
   body: RESTPostAPIWebhookWithTokenJSONBody;
   query: URLSearchParams;
   receivedAt: number;
-  /** What this request was answered with. */
+  /** What this request was answered with (400 when the payload breaks Discord's rules, whatever was queued). */
   answer: ReceiverAnswer["kind"];
   /** Limit or shape problems found in the body (empty when it is a valid Discord webhook message). */
   problems: string[];
+  /** When the answer was written; unset while held back, and for good when the client gave up first (never shown). */
+  answeredAt?: number;
 }
 
 export interface ChatWebhookReceiver {
@@ -41,7 +45,7 @@ export interface ChatWebhookReceiver {
   close(): Promise<void>;
 }
 
-const LIMITS = { content: 2000, title: 256, description: 4096, footer: 2048, embeds: 10, total: 6000 };
+const LIMITS = { content: 2000, title: 256, description: 4096, footer: 2048, author: 256, fields: 25, fieldName: 256, fieldValue: 1024, embeds: 10, total: 6000 };
 const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set<keyof RESTPostAPIWebhookWithTokenJSONBody>([
   "content",
   "username",
@@ -57,6 +61,11 @@ const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set<keyof RESTPostAPIWebhookWith
   "poll",
 ]);
 
+/** Strings Discord cannot take: a lone surrogate does not survive its UTF-8 JSON decoding. */
+function brokenText(value: unknown): boolean {
+  return typeof value === "string" && !value.isWellFormed();
+}
+
 /** Checks a body against Discord's webhook message shape and limits; returns the problems found. */
 export function discordPayloadProblems(body: unknown): string[] {
   const problems: string[] = [];
@@ -66,6 +75,7 @@ export function discordPayloadProblems(body: unknown): string[] {
   const content = message.content;
   if (content !== undefined && typeof content !== "string") problems.push("content is not a string");
   if (typeof content === "string" && content.length > LIMITS.content) problems.push(`content has ${content.length} > 2000 characters`);
+  if (brokenText(content)) problems.push("content has a lone surrogate");
   const embeds = message.embeds;
   if (content === undefined && embeds === undefined) problems.push("neither content nor embeds");
   if (embeds !== undefined) {
@@ -76,9 +86,15 @@ export function discordPayloadProblems(body: unknown): string[] {
       for (const [i, embed] of embeds.entries()) {
         const e = embed as Record<string, unknown>;
         const text = (v: unknown) => (typeof v === "string" ? v.length : 0);
-        if (e.title !== undefined && typeof e.title !== "string") problems.push(`embeds[${i}].title is not a string`);
-        if (text(e.title) > LIMITS.title) problems.push(`embeds[${i}].title has ${text(e.title)} > 256 characters`);
-        if (text(e.description) > LIMITS.description) problems.push(`embeds[${i}].description has ${text(e.description)} > 4096 characters`);
+        const checkText = (where: string, value: unknown, max: number) => {
+          if (value === undefined) return;
+          if (typeof value !== "string") problems.push(`embeds[${i}].${where} is not a string`);
+          else if (value.length > max) problems.push(`embeds[${i}].${where} has ${value.length} > ${max} characters`);
+          if (brokenText(value)) problems.push(`embeds[${i}].${where} has a lone surrogate`);
+          total += text(value);
+        };
+        checkText("title", e.title, LIMITS.title);
+        checkText("description", e.description, LIMITS.description);
         if (e.color !== undefined && (!Number.isInteger(e.color) || (e.color as number) < 0 || (e.color as number) > 0xffffff)) {
           problems.push(`embeds[${i}].color is not a 24-bit integer`);
         }
@@ -87,8 +103,26 @@ export function discordPayloadProblems(body: unknown): string[] {
         }
         const footer = e.footer as { text?: unknown } | undefined;
         if (footer !== undefined && typeof footer.text !== "string") problems.push(`embeds[${i}].footer.text is not a string`);
-        if (text(footer?.text) > LIMITS.footer) problems.push(`embeds[${i}].footer.text too long`);
-        total += text(e.title) + text(e.description) + text(footer?.text);
+        else if (footer !== undefined) checkText("footer.text", footer.text, LIMITS.footer);
+        const author = e.author as { name?: unknown } | undefined;
+        if (author !== undefined && typeof author.name !== "string") problems.push(`embeds[${i}].author.name is not a string`);
+        else if (author !== undefined) checkText("author.name", author.name, LIMITS.author);
+        const fields = e.fields;
+        if (fields !== undefined) {
+          if (!Array.isArray(fields)) problems.push(`embeds[${i}].fields is not an array`);
+          else {
+            if (fields.length > LIMITS.fields) problems.push(`embeds[${i}] has more than 25 fields`);
+            for (const [j, field] of fields.entries()) {
+              const f = field as Record<string, unknown>;
+              if (typeof f.name !== "string" || f.name.length === 0) problems.push(`embeds[${i}].fields[${j}].name is missing`);
+              if (typeof f.value !== "string" || f.value.length === 0) problems.push(`embeds[${i}].fields[${j}].value is missing`);
+              checkText(`fields[${j}].name`, f.name, LIMITS.fieldName);
+              checkText(`fields[${j}].value`, f.value, LIMITS.fieldValue);
+            }
+          }
+        }
+        if (e.description === undefined && e.title === undefined && fields === undefined) problems.push(`embeds[${i}] is empty`);
+        if (typeof e.description === "string" && e.description.length === 0) problems.push(`embeds[${i}].description is empty`);
       }
       if (total > LIMITS.total) problems.push(`embeds have ${total} > 6000 characters in total`);
     }
@@ -114,7 +148,8 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
   let fallback: ReceiverAnswer = options.defaultAnswer ?? { kind: "204" };
   const queued: ReceiverAnswer[] = [];
   const requests: ReceivedMessage[] = [];
-  const hanging = new Set<http.ServerResponse>();
+  /** Requests not answered yet (hanging or slow): dropped when the channel goes down. */
+  const pending = new Set<http.ServerResponse>();
   let messageCount = 0;
 
   const server = http.createServer((req, res) => {
@@ -132,39 +167,63 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
       } catch {
         body = undefined;
       }
-      const answer = queued.shift() ?? fallback;
+      const queuedAnswer = queued.shift() ?? fallback;
       const problems = discordPayloadProblems(body);
       if (req.headers["content-type"]?.split(";")[0] !== "application/json") problems.push("content-type is not application/json");
-      requests.push({ body: body as RESTPostAPIWebhookWithTokenJSONBody, query: url.searchParams, receivedAt: Date.now(), answer: answer.kind, problems });
-      const json = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-        res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify(payload));
-      switch (answer.kind) {
-        case "204":
-          messageCount++;
-          res.writeHead(204).end();
-          return;
-        case "200":
-          messageCount++;
-          json(200, { id: String(1_000_000 + messageCount), type: 0, content: (body as { content?: string })?.content ?? "", embeds: [] });
-          return;
-        case "429": {
-          const headers: Record<string, string> = answer.header === false ? {} : { "Retry-After": String(Math.ceil(answer.retryAfterSeconds)) };
-          json(429, answer.body === false ? { message: "You are being rate limited." } : { message: "You are being rate limited.", retry_after: answer.retryAfterSeconds, global: false }, headers);
-          return;
-        }
-        case "500":
-          json(500, { message: "500: Internal Server Error", code: 0 });
-          return;
-        case "400":
-          json(400, { message: answer.message ?? "Invalid Form Body", code: 50035 });
-          return;
-        case "hang":
-          hanging.add(res);
-          res.on("close", () => hanging.delete(res));
-          return;
+      // Discord refuses a message that breaks its rules, whatever else was going to happen.
+      const answer: ReceiverAnswer =
+        problems.length > 0 && (queuedAnswer.kind === "204" || queuedAnswer.kind === "200")
+          ? { kind: "400", message: `Invalid Form Body: ${problems.join("; ")}`, delayMs: queuedAnswer.delayMs }
+          : queuedAnswer;
+      const received: ReceivedMessage = { body: body as RESTPostAPIWebhookWithTokenJSONBody, query: url.searchParams, receivedAt: Date.now(), answer: answer.kind, problems };
+      requests.push(received);
+      if (answer.delayMs) {
+        // The client may give up while it waits; a closed socket is not answered.
+        pending.add(res);
+        const timer = setTimeout(() => {
+          pending.delete(res);
+          if (!res.destroyed) respond(res, answer, body, received);
+        }, answer.delayMs);
+        res.on("close", () => {
+          clearTimeout(timer);
+          pending.delete(res);
+        });
+        return;
       }
+      respond(res, answer, body, received);
     });
   });
+
+  function respond(res: http.ServerResponse, answer: ReceiverAnswer, body: unknown, received: ReceivedMessage) {
+    if (answer.kind !== "hang") received.answeredAt = Date.now();
+    const json = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify(payload));
+    switch (answer.kind) {
+      case "204":
+        messageCount++;
+        res.writeHead(204).end();
+        return;
+      case "200":
+        messageCount++;
+        json(200, { id: String(1_000_000 + messageCount), type: 0, content: (body as { content?: string })?.content ?? "", embeds: [] });
+        return;
+      case "429": {
+        const headers: Record<string, string> = answer.header === false ? {} : { "Retry-After": String(Math.ceil(answer.retryAfterSeconds)) };
+        json(429, answer.body === false ? { message: "You are being rate limited." } : { message: "You are being rate limited.", retry_after: answer.retryAfterSeconds, global: false }, headers);
+        return;
+      }
+      case "500":
+        json(500, { message: "500: Internal Server Error", code: 0 });
+        return;
+      case "400":
+        json(400, { message: answer.message ?? "Invalid Form Body", code: 50035 });
+        return;
+      case "hang":
+        pending.add(res);
+        res.on("close", () => pending.delete(res));
+        return;
+    }
+  }
 
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -178,7 +237,7 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
   const port = (server.address() as AddressInfo).port;
   const stopListening = () =>
     new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy();
+      for (const res of pending) res.destroy();
       server.close(() => resolve());
       server.closeAllConnections();
     });

@@ -1,5 +1,6 @@
 // A SellAuth-compatible hosted shop on 127.0.0.1: ALTCHA challenges, storefront and API checkouts, invoices,
-// hosted checkout pages, and signed shop notifications sent to our server.
+// hosted invoice pages (with a Pay button), a separate "gateway" origin whose page refuses to be framed, 429s with
+// Retry-After, and shop notifications signed like SellAuth's (3 attempts, a fixed interval apart).
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,11 +10,15 @@ import { deriveKey } from "altcha-lib/algorithms/sha";
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
   | { kind: "url" }
+  /** The API answers only `url`, the payment gateway's page (which refuses framing), as some gateways make it do. */
+  | { kind: "gateway-only" }
   | { kind: "error"; message: string; status?: number }
   | { kind: "no-url" }
   | { kind: "500" }
   | { kind: "not-json" }
-  | { kind: "slow"; delayMs: number };
+  | { kind: "slow"; delayMs: number }
+  /** The checkout is created, but its hosted invoice page never answers (a shop having a bad day). */
+  | { kind: "hanging-page" };
 
 export interface ShopRequest {
   method: string;
@@ -27,16 +32,39 @@ export interface SentNotification {
   body: unknown;
 }
 
+/** Invoice statuses SellAuth's docs show, and one they do not (the storefront must keep it and read it as pending). */
+export const INVOICE_STATUSES = { pending: "pending", confirming: "confirming", completed: "completed", refunded: "refunded", cancelled: "cancelled", unknown: "on_hold_review" } as const;
+
+/** An invoice as the emulator keeps it: the cart and coupon it was created with, and its status. */
+export interface ShopInvoice {
+  status: string;
+  cart: unknown;
+  coupon?: string;
+}
+
+/** The shop's own words when it refuses a coupon (the storefront shows them as they are). */
+export const SHOP_COUPON_REFUSAL = "The coupon code is invalid or has expired.";
+/** Coupon codes the emulated shop accepts, with their percent off. */
+export const SHOP_COUPONS: Readonly<Record<string, number>> = { SHOP15: 15 };
+
 export interface ShopEmulator {
-  /** Base URL to configure as SHOP_API_BASE (and SHOP_CHECKOUT_ORIGIN: checkout pages are served here too). */
+  /** Base URL to configure as SHOP_API_BASE (and SHOP_CHECKOUT_ORIGIN: invoice pages are served here too). */
   url: string;
+  /** The payment gateway's origin (another port): its pages answer X-Frame-Options DENY and frame-ancestors 'none'. */
+  gatewayUrl: string;
   shopId: string;
   apiKey: string;
   requests: ShopRequest[];
   setCheckoutMode(mode: ShopCheckoutMode): void;
   /** Invoices created by checkouts, with the status the invoice API reports. */
-  invoices: Map<string, { status: string; cart: unknown }>;
+  invoices: Map<string, ShopInvoice>;
   setInvoiceStatus(invoiceId: string, status: string): void;
+  /** Where the invoice page's Pay button sends its signed notification (our /api/shop/notifications), and with which secret. */
+  notifyOnPay(target: string, secret: string): void;
+  /** The next `count` API requests are answered 429 with Retry-After: `retryAfterSeconds`. */
+  rateLimitNext(count: number, retryAfterSeconds: number): void;
+  /** Sets the status and sends the matching signed notification (retried like SellAuth: 3 attempts), as a payment does. */
+  settleInvoice(invoiceId: string, status: string): Promise<SentNotification | undefined>;
   /** Posts a signed notification to `target` (our /api/shop/notifications), as the shop does after a payment. */
   sendNotification(
     target: string,
@@ -74,14 +102,74 @@ async function captchaIsValid(altcha: unknown): Promise<boolean> {
   }
 }
 
-export async function startShopEmulator(options: { shopId?: string; apiKey?: string; checkCaptcha?: boolean } = {}): Promise<ShopEmulator> {
+/** SellAuth's event names for the statuses a payment settles in. */
+const EVENT_FOR_STATUS: Record<string, string> = {
+  completed: "NOTIFICATION.SHOP_INVOICE_PROCESSED",
+  refunded: "NOTIFICATION.SHOP_INVOICE_REFUNDED",
+  cancelled: "NOTIFICATION.SHOP_INVOICE_CANCELLED",
+  expired: "NOTIFICATION.SHOP_INVOICE_EXPIRED",
+};
+
+function escapeHtml(text: string) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export async function startShopEmulator(
+  options: { shopId?: string; apiKey?: string; checkCaptcha?: boolean; retryIntervalMs?: number } = {},
+): Promise<ShopEmulator> {
   const shopId = options.shopId ?? "151480";
   const apiKey = options.apiKey ?? `sk_test_${crypto.randomBytes(8).toString("hex")}`;
   let mode: ShopCheckoutMode = { kind: "url" };
   const requests: ShopRequest[] = [];
-  const invoices = new Map<string, { status: string; cart: unknown }>();
+  const invoices = new Map<string, ShopInvoice>();
+  const hangingPages = new Set<string>();
   const sockets = new Set<import("node:net").Socket>();
   let base = "";
+  let gatewayBase = "";
+  let notifyTarget: { url: string; secret: string } | undefined;
+  let rateLimited = { count: 0, retryAfterSeconds: 0 };
+  const retryIntervalMs = options.retryIntervalMs ?? 5_000;
+
+  async function postNotification(target: string, raw: string, secret: string, headers: { timestamp?: number; idempotencyKey?: string; signature?: string } = {}) {
+    const response = await fetch(target, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Signature": headers.signature ?? crypto.createHmac("sha256", secret).update(raw).digest("hex"),
+        "X-Timestamp": String(headers.timestamp ?? Math.floor(Date.now() / 1000)),
+        "Idempotency-Key": headers.idempotencyKey ?? crypto.createHash("sha256").update(`${raw}:${Date.now()}`).digest("hex"),
+      },
+      body: raw,
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, body: parsed };
+  }
+
+  /** One event, delivered like SellAuth's: the same key on every attempt, up to 3 attempts while the answer is not 2xx. */
+  async function deliver(invoiceId: string, event: string): Promise<SentNotification | undefined> {
+    if (!notifyTarget) return undefined;
+    const raw = JSON.stringify({ event, data: { invoice_id: Number(invoiceId) }, shop_id: Number(shopId) });
+    const idempotencyKey = crypto.randomBytes(32).toString("hex");
+    let last: SentNotification | undefined;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        last = await postNotification(notifyTarget.url, raw, notifyTarget.secret, { idempotencyKey });
+        if (last.status >= 200 && last.status < 300) return last;
+      } catch {}
+      if (attempt < 3) await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
+    }
+    return last;
+  }
+
+  async function settle(invoiceId: string, status: string) {
+    const found = invoices.get(invoiceId);
+    invoices.set(invoiceId, { cart: undefined, ...found, status });
+    return deliver(invoiceId, EVENT_FOR_STATUS[status] ?? "NOTIFICATION.SHOP_INVOICE_UPDATED");
+  }
 
   async function answerCheckout(res: http.ServerResponse, body: unknown, api: boolean) {
     const current = mode;
@@ -90,14 +178,26 @@ export async function startShopEmulator(options: { shopId?: string; apiKey?: str
     if (current.kind === "error") return send(res, current.status ?? 400, api ? { success: false, message: current.message, error: current.message } : { error: current.message });
     if (current.kind === "no-url") return send(res, 200, api ? { success: true } : {});
     if (current.kind === "500") return send(res, 500, { message: "Server Error" });
+    const coupon = (body as { coupon?: unknown })?.coupon;
+    if (coupon !== undefined && (typeof coupon !== "string" || !(coupon.toUpperCase() in SHOP_COUPONS))) {
+      return send(res, 400, api ? { success: false, message: SHOP_COUPON_REFUSAL } : { error: SHOP_COUPON_REFUSAL });
+    }
+    if (current.kind === "gateway-only") {
+      const invoiceId = String(randomInt(9_999_999, 1_000_000));
+      invoices.set(invoiceId, { status: "pending", cart: (body as { cart?: unknown })?.cart, ...(typeof coupon === "string" ? { coupon } : {}) });
+      const url = `${gatewayBase}/pay/${invoiceId}`;
+      return send(res, 200, api ? { success: true, invoice_id: Number(invoiceId), url } : { url });
+    }
     if (current.kind === "not-json") {
       res.writeHead(502, { "Content-Type": "text/html" }).end("<html><body>Bad gateway</body></html>");
       return;
     }
     const invoiceId = String(randomInt(9_999_999, 1_000_000));
-    invoices.set(invoiceId, { status: "pending", cart: (body as { cart?: unknown })?.cart });
-    const url = `${base}/checkout/${invoiceId}`;
-    return send(res, 200, api ? { success: true, invoice_id: Number(invoiceId), invoice_url: url, url } : { url });
+    invoices.set(invoiceId, { status: "pending", cart: (body as { cart?: unknown })?.cart, ...(typeof coupon === "string" ? { coupon } : {}) });
+    if (current.kind === "hanging-page") hangingPages.add(invoiceId);
+    const invoiceUrl = `${base}/checkout/${invoiceId}`;
+    // As documented: invoice_url is the shop's own page, url the payment gateway's.
+    return send(res, 200, api ? { success: true, invoice_id: Number(invoiceId), invoice_url: invoiceUrl, url: `${gatewayBase}/pay/${invoiceId}` } : { url: invoiceUrl });
   }
 
   const server = http.createServer(async (req, res) => {
@@ -105,6 +205,11 @@ export async function startShopEmulator(options: { shopId?: string; apiKey?: str
     const body = req.method === "POST" ? await readBody(req) : undefined;
     requests.push({ method: req.method ?? "GET", path: url.pathname, headers: req.headers, body });
     const authorized = req.headers.authorization === `Bearer ${apiKey}`;
+    if (url.pathname.startsWith("/v1/") && rateLimited.count > 0) {
+      rateLimited.count -= 1;
+      res.writeHead(429, { "Content-Type": "application/json", "Retry-After": String(rateLimited.retryAfterSeconds) }).end(JSON.stringify({ message: "Too Many Attempts." }));
+      return;
+    }
 
     if (req.method === "GET" && url.pathname === "/v1/altcha") {
       const challenge = await createChallenge({
@@ -138,10 +243,28 @@ export async function startShopEmulator(options: { shopId?: string; apiKey?: str
     }
     const page = url.pathname.match(/^\/checkout\/(\d+)$/);
     if (req.method === "GET" && page) {
+      const invoiceId = page[1] ?? "";
+      // Never answered: the socket stays open until the client or close() ends it.
+      if (hangingPages.has(invoiceId)) return;
+      const status = invoices.get(invoiceId)?.status ?? "unknown";
+      const coupon = invoices.get(invoiceId)?.coupon;
+      const couponLine = coupon ? `<p>Coupon ${escapeHtml(coupon)}: ${SHOP_COUPONS[coupon.toUpperCase()]}% off</p>` : "";
+      const payForm =
+        status === "pending"
+          ? `<form method="post" action="/checkout/${invoiceId}/pay"><button type="submit">Pay</button></form>`
+          : `<p role="status">Invoice ${escapeHtml(status)}</p>`;
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       res.end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hosted checkout</title></head><body><main><h1>Hosted checkout</h1><p>Invoice ${page[1]}</p></main></body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hosted checkout</title></head><body><main><h1>Hosted checkout</h1><p>Invoice ${invoiceId}</p>${couponLine}${payForm}</main></body></html>`,
       );
+      return;
+    }
+    const pay = url.pathname.match(/^\/checkout\/(\d+)\/pay$/);
+    if (req.method === "POST" && pay && invoices.has(pay[1] ?? "")) {
+      const invoiceId = pay[1] ?? "";
+      // The buyer sees the invoice page again; the notification goes out on its own, like SellAuth's.
+      void settle(invoiceId, "completed");
+      res.writeHead(303, { Location: `/checkout/${invoiceId}` }).end();
       return;
     }
     send(res, 404, { message: "Not found" });
@@ -153,8 +276,25 @@ export async function startShopEmulator(options: { shopId?: string; apiKey?: str
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  // The payment gateway (Stripe and the like) lives on its own origin and refuses to be shown in anyone's frame.
+  const gateway = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    requests.push({ method: req.method ?? "GET", path: `gateway:${url.pathname}`, headers: req.headers, body: undefined });
+    const invoiceId = url.pathname.match(/^\/pay\/(\d+)$/)?.[1];
+    if (!invoiceId) return send(res, 404, { message: "Not found" });
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'" });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment gateway</title></head><body><main><h1>Payment gateway</h1><p>Invoice ${invoiceId}</p></main></body></html>`);
+  });
+  gateway.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+  gatewayBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+
   return {
     url: base,
+    gatewayUrl: gatewayBase,
     shopId,
     apiKey,
     requests,
@@ -164,30 +304,22 @@ export async function startShopEmulator(options: { shopId?: string; apiKey?: str
     },
     setInvoiceStatus(invoiceId, status) {
       const found = invoices.get(invoiceId);
-      invoices.set(invoiceId, { status, cart: found?.cart });
+      invoices.set(invoiceId, { cart: undefined, ...found, status });
     },
+    notifyOnPay(target, secret) {
+      notifyTarget = { url: target, secret };
+    },
+    rateLimitNext(count, retryAfterSeconds) {
+      rateLimited = { count, retryAfterSeconds };
+    },
+    settleInvoice: settle,
     async sendNotification(target, input) {
       const raw = JSON.stringify({ event: input.event, data: { invoice_id: input.invoiceId }, shop_id: input.shopId ?? shopId });
-      const response = await fetch(target, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-Signature": input.signature ?? crypto.createHmac("sha256", input.secret).update(raw).digest("hex"),
-          "X-Timestamp": String(input.timestamp ?? Math.floor(Date.now() / 1000)),
-          "Idempotency-Key": input.idempotencyKey ?? crypto.randomUUID(),
-        },
-        body: raw,
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {}
-      return { status: response.status, body: parsed };
+      return postNotification(target, raw, input.secret, { timestamp: input.timestamp, idempotencyKey: input.idempotencyKey ?? crypto.randomUUID(), signature: input.signature });
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), new Promise<void>((resolve) => gateway.close(() => resolve()))]);
     },
   };
 }

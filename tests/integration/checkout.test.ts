@@ -5,12 +5,14 @@ import { checkoutRequestSchema } from "~/features/checkout/checkout";
 import type { CheckoutProvider } from "~/features/checkout/checkout-provider";
 import { startCheckout } from "~/features/checkout/checkout.server";
 import { createDemoProvider } from "~/features/checkout/providers/demo.server";
+import { createSellAuthProvider } from "~/features/checkout/providers/sellauth.server";
 import { loadContent } from "~/features/content/content.server";
+import { SHOP_COUPON_REFUSAL, type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
 
 const dialects = await testDialects();
-const { products } = loadContent("content");
+const { products, coupons } = loadContent("content");
 const HMAC_KEY = crypto.randomBytes(32).toString("hex");
 
 describe.each(dialects)("checkout on %s", (dialect) => {
@@ -23,7 +25,7 @@ describe.each(dialects)("checkout on %s", (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     captcha = createCaptcha({ hmacKey: HMAC_KEY, store: databaseSpentPayloadStore(database.handle.db), counterRange: [50, 200] });
-    demo = createDemoProvider(captcha);
+    demo = createDemoProvider(captcha, () => coupons);
   });
   afterAll(async () => {
     await database.drop();
@@ -45,6 +47,73 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     const order = await database.handle.db.selectFrom("orders").select(["amount_cents", "quantity"]).where("id", "=", result.body.orderId).executeTakeFirstOrThrow();
     // 14.99 × 2.000667 × 2 = 59.98…, half-up in exact decimals.
     expect(order).toEqual({ amount_cents: 5998, quantity: 2 });
+  });
+
+  it("prices several keys on the server and refuses more than the product allows, writing nothing for the refusal", async () => {
+    // Kestrel Capture 1 Week (max 5): 19.99 × 3 = 59.97 (4.99 × 4.006 × 3 = 59.96982, half-up).
+    const three = await checkout({ productId: 446893, variantId: 653010, quantity: 3, altcha: await freshPayload() });
+    if (!("url" in three.body)) throw new Error(three.body.error);
+    const order = await database.handle.db.selectFrom("orders").select(["amount_cents", "quantity"]).where("id", "=", three.body.orderId).executeTakeFirstOrThrow();
+    expect(order).toEqual({ amount_cents: 5997, quantity: 3 });
+    const before = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    expect(await checkout({ productId: 446893, variantId: 653010, quantity: 6, altcha: await freshPayload() })).toEqual({
+      status: 400,
+      body: { error: "quantity must be between 1 and 5 for this product" },
+    });
+    // Kestrel Studio sells one key per checkout.
+    expect(await checkout({ productId: 446894, variantId: 653023, quantity: 2, altcha: await freshPayload() })).toEqual({
+      status: 400,
+      body: { error: "quantity must be between 1 and 1 for this product" },
+    });
+    const after = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("sends the quantity in the cart the shop receives", async () => {
+    const shop: ShopEmulator = await startShopEmulator();
+    try {
+      const sellauth = createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, captcha });
+      const result = await startCheckout({ db: database.handle.db, products, provider: sellauth }, checkoutRequestSchema.parse({ productId: 446893, variantId: 653010, quantity: 3, altcha: await freshPayload() }));
+      expect(result.status).toBe(200);
+      const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout`);
+      expect(sent?.body).toMatchObject({ cart: [{ productId: 446893, variantId: 653010, quantity: 3 }] });
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it("records the demo shop's discounted amount and the code for a valid coupon (WELCOME10 on Studio Lifetime: $269.94)", async () => {
+    const result = await checkout({ productId: 446894, variantId: 653023, coupon: " welcome10 ", altcha: await freshPayload() });
+    if (!("url" in result.body)) throw new Error(result.body.error);
+    const order = await database.handle.db.selectFrom("orders").select(["amount_cents", "coupon"]).where("id", "=", result.body.orderId).executeTakeFirstOrThrow();
+    expect(order).toEqual({ amount_cents: 26994, coupon: "welcome10" });
+  });
+
+  it('refuses an unknown, expired or other product\'s coupon with "This coupon code is not valid.", writing nothing', async () => {
+    const before = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    for (const coupon of ["NOPE", "SPRING2024", "PRESETS25"]) {
+      expect(await checkout({ productId: 446894, variantId: 653023, coupon, altcha: await freshPayload() })).toEqual({
+        status: 422,
+        body: { error: "This coupon code is not valid." },
+      });
+    }
+    const after = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("sends the coupon to the shop, and shows the shop's own words when it refuses one", async () => {
+    const shop: ShopEmulator = await startShopEmulator();
+    try {
+      const sellauth = createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, captcha });
+      const start = async (coupon: string) =>
+        startCheckout({ db: database.handle.db, products, provider: sellauth }, checkoutRequestSchema.parse({ productId: 447097, variantId: 653305, quantity: 2, coupon, altcha: await freshPayload() }));
+      expect((await start("SHOP15")).status).toBe(200);
+      const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout`);
+      expect(sent?.body).toMatchObject({ cart: [{ productId: 447097, variantId: 653305, quantity: 2 }], coupon: "SHOP15" });
+      expect(await start("WELCOME10")).toEqual({ status: 422, body: { error: SHOP_COUPON_REFUSAL } });
+    } finally {
+      await shop.close();
+    }
   });
 
   it("rejects a product that is not in the catalogue, and a variant of another product, writing nothing", async () => {
@@ -93,6 +162,15 @@ describe("checkout request validation", () => {
       expect(checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", quantity }).success).toBe(false);
     }
     expect(checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", quantity: 100 }).success).toBe(true);
+  });
+
+  it("takes a coupon of up to 64 letters, digits, '-' or '_', trimmed; a blank one is no coupon", () => {
+    expect(checkoutRequestSchema.parse({ productId: 1, variantId: 2, altcha: "x", coupon: " SAVE_10-x " }).coupon).toBe("SAVE_10-x");
+    expect(checkoutRequestSchema.parse({ productId: 1, variantId: 2, altcha: "x", coupon: "" }).coupon).toBe("");
+    for (const coupon of ["TEN OFF", "A".repeat(65), "<script>", 10]) {
+      const result = checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", coupon });
+      expect(result.error?.issues[0]?.message).toBe("Coupon codes are up to 64 letters, digits, hyphens or underscores.");
+    }
   });
 
   it("requires a captcha payload", () => {

@@ -1,15 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMPTY_BODY_REASON, FETCH_FAILED_REASON, reviewsFileSchema } from "~/features/reviews/reviews";
+import { EMPTY_BODY_REASON, FETCH_FAILED_REASON } from "~/features/reviews/reviews";
+import { reviewsFileSchema } from "~/features/reviews/reviews.content";
 import { type ReviewsCacheDeps, readVouchReviews, refreshVouchReviews } from "~/features/reviews/reviews.server";
 import { fetchVouchPage } from "~/features/reviews/vouch-page.server";
+import { reviewsRefreshOutcomes } from "~/platform/metrics.server";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
 import { startVouchPageFake, type VouchPageFake, vouchFixture, vouchPageHtml } from "../fakes/vouch-page";
 
 const dialects = await testDialects();
 const rules = reviewsFileSchema.parse(JSON.parse(fs.readFileSync(path.resolve("content/reviews.json"), "utf8"))).parseRules;
 const T0 = Date.parse("2026-11-21T06:00:00Z");
+
+/** How many refreshes ended with `outcome` so far in this process (kestrel_reviews_refresh_total). */
+async function refreshCount(outcome: "updated" | "unchanged" | "failed") {
+  return (await reviewsRefreshOutcomes.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+}
 let urlCounter = 0;
 
 describe.each(dialects)("reviews cache on %s", (dialect) => {
@@ -71,8 +78,10 @@ describe.each(dialects)("reviews cache on %s", (dialect) => {
     await readVouchReviews(deps, url, { wait: true });
     fake.set({ kind: "status", status: 500 });
     clockSeconds = 60;
+    const failedBefore = await refreshCount("failed");
     await readVouchReviews(deps, url, { wait: true });
     await refreshVouchReviews(deps, url);
+    expect(await refreshCount("failed")).toBe(failedBefore + 1);
     const answer = await readVouchReviews(deps, url, { wait: true });
     expect(answer?.reviews.map((r) => r.user)).toEqual(["alice_b", "bob", "carol.dev"]);
     expect(answer).toMatchObject({ stale: true, error: FETCH_FAILED_REASON });
@@ -105,10 +114,14 @@ describe.each(dialects)("reviews cache on %s", (dialect) => {
   it("revalidates with the ETag and keeps the list on 304 Not Modified", async () => {
     freshSource();
     fake.set({ kind: "html", html: vouchFixture("vouch-page"), etag: '"abc"' });
+    const updatedBefore = await refreshCount("updated");
     await readVouchReviews(deps, url, { wait: true });
+    expect(await refreshCount("updated")).toBe(updatedBefore + 1);
     clockSeconds = 65;
+    const unchangedBefore = await refreshCount("unchanged");
     await readVouchReviews(deps, url, { wait: true });
     await refreshVouchReviews(deps, url);
+    expect(await refreshCount("unchanged")).toBe(unchangedBefore + 1);
     const answer = await readVouchReviews(deps, url, { wait: true });
     expect(answer).toMatchObject({ stale: false, fetchedAt: new Date(T0 + 65_000).toISOString() });
     expect(answer?.reviews).toHaveLength(3);

@@ -3,7 +3,7 @@ import type { Challenge } from "altcha-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCaptcha, type SpentPayloadStore } from "~/features/captcha/captcha.server";
 import type { CheckoutCart } from "~/features/checkout/checkout";
-import { createSellAuthProvider } from "~/features/checkout/providers/sellauth.server";
+import { createSellAuthProvider, refusesFraming } from "~/features/checkout/providers/sellauth.server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 
@@ -85,14 +85,77 @@ describe("SellAuth provider against the shop emulator", () => {
       expect(await api().createCheckout(cart, altcha)).toEqual({ error: "Captcha verification failed. Please try again.", rejected: true });
     });
 
+    const solved = async () => solveCaptchaPayload(await ownCaptcha.issueChallenge());
+
+    it("sends the buyer's address and user agent as ip and user_agent, and nothing else about the buyer", async () => {
+      const result = await api().createCheckout(cart, await solved(), { ip: "::ffff:203.0.113.7", userAgent: "Mozilla/5.0 (X11; Linux x86_64)" });
+      if (!("url" in result)) throw new Error(result.error);
+      const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout`);
+      expect(sent?.body).toEqual({ cart: [{ productId: 446891, variantId: 653003, quantity: 1 }], ip: "203.0.113.7", user_agent: "Mozilla/5.0 (X11; Linux x86_64)" });
+      await api().createCheckout(cart, await solved(), { ip: "not-an-address", userAgent: "  " });
+      expect(shop.requests.filter((r) => r.path === `/v1/shops/${shop.shopId}/checkout`).at(-1)?.body).toEqual({ cart: [{ productId: 446891, variantId: 653003, quantity: 1 }] });
+    });
+
+    it("frames the shop's invoice_url, not the gateway's url, and says nothing about framing when the page allows it", async () => {
+      const result = await api().createCheckout(cart, await solved());
+      if (!("url" in result)) throw new Error(result.error);
+      expect(result.url).toMatch(new RegExp(`^${shop.url}/checkout/\\d+$`));
+      expect(result.frameRefused).toBeUndefined();
+    });
+
+    it("falls back to url when there is no invoice_url, and marks a gateway page that refuses framing", async () => {
+      shop.setCheckoutMode({ kind: "gateway-only" });
+      const result = await createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, captcha: ownCaptcha, publicUrl: "http://localhost:3000" }).createCheckout(
+        cart,
+        await solved(),
+      );
+      if (!("url" in result)) throw new Error(result.error);
+      expect(result.url).toMatch(new RegExp(`^${shop.gatewayUrl}/pay/\\d+$`));
+      expect(result.frameRefused).toBe(true);
+    });
+
+    it("reads a 429 as a busy shop, for checkouts and invoice lookups", async () => {
+      shop.rateLimitNext(2, 7);
+      expect(await api().createCheckout(cart, await solved())).toEqual({ error: "The shop is busy right now. Please try again in a minute." });
+      expect(await api().lookupInvoice?.("1")).toEqual({ error: "Invoice lookup failed (HTTP 429)" });
+    });
+
+    it("keeps confirming and unknown statuses as the shop spelled them, read as pending", async () => {
+      const result = await api().createCheckout(cart, await solved());
+      if (!("invoiceId" in result) || !result.invoiceId) throw new Error("no invoice id");
+      shop.setInvoiceStatus(result.invoiceId, "confirming");
+      expect(await api().lookupInvoice?.(result.invoiceId)).toEqual({ outcome: "other", shopStatus: "confirming" });
+      shop.setInvoiceStatus(result.invoiceId, "on_hold_review");
+      expect(await api().lookupInvoice?.(result.invoiceId)).toEqual({ outcome: "other", shopStatus: "on_hold_review" });
+    });
+
     it("looks invoices up for their real status", async () => {
       const result = await api().createCheckout(cart, await solveCaptchaPayload(await ownCaptcha.issueChallenge()));
       if (!("invoiceId" in result) || !result.invoiceId) throw new Error("no invoice id");
       const lookup = api().lookupInvoice;
-      expect(await lookup?.(result.invoiceId)).toEqual({ outcome: "other" });
+      expect(await lookup?.(result.invoiceId)).toEqual({ outcome: "other", shopStatus: "pending" });
       shop.setInvoiceStatus(result.invoiceId, "completed");
-      expect(await lookup?.(result.invoiceId)).toEqual({ outcome: "paid" });
+      expect(await lookup?.(result.invoiceId)).toEqual({ outcome: "paid", shopStatus: "completed" });
       expect(await lookup?.("404404")).toEqual({ error: "Invoice lookup failed (HTTP 404)" });
     });
+  });
+});
+
+describe("refusesFraming", () => {
+  const page = "https://pay.example.com";
+  const ours = "https://shop.example.org";
+  const headers = (init: Record<string, string>) => new Headers(init);
+
+  it("reads X-Frame-Options DENY, and SAMEORIGIN from another origin, as a refusal", () => {
+    expect(refusesFraming(headers({ "X-Frame-Options": "DENY" }), page, ours)).toBe(true);
+    expect(refusesFraming(headers({ "X-Frame-Options": "sameorigin" }), page, ours)).toBe(true);
+    expect(refusesFraming(headers({}), page, ours)).toBe(false);
+  });
+
+  it("lets CSP frame-ancestors decide when present, as browsers do", () => {
+    expect(refusesFraming(headers({ "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'" }), page, ours)).toBe(true);
+    expect(refusesFraming(headers({ "Content-Security-Policy": `frame-ancestors ${ours}/`, "X-Frame-Options": "DENY" }), page, ours)).toBe(false);
+    expect(refusesFraming(headers({ "Content-Security-Policy": "frame-ancestors *" }), page, ours)).toBe(false);
+    expect(refusesFraming(headers({ "Content-Security-Policy": "frame-ancestors 'self'" }), page, ours)).toBe(true);
   });
 });

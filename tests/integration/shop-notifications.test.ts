@@ -1,13 +1,9 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckoutCart } from "~/features/checkout/checkout";
+import type { InvoiceLookup } from "~/features/checkout/checkout-provider";
 import { createPendingOrder, getOrderStatus } from "~/features/orders/orders.server";
-import {
-  type InvoiceLookup,
-  type NotificationContext,
-  receiveShopNotification,
-  signShopNotification,
-} from "~/features/orders/shop-notifications.server";
+import { type NotificationContext, receiveShopNotification, signShopNotification } from "~/features/orders/shop-notifications.server";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
 
 const dialects = await testDialects();
@@ -129,6 +125,23 @@ describe.each(dialects)("shop notifications on %s", (dialect) => {
     // The shop redelivers the same notification after a failure; it was not recorded, so it is processed now.
     expect((await receiveShopNotification(withLookup, unanswered.raw, unanswered.headers)).body).toEqual({ ok: true, outcome: "completed" });
     expect((await getOrderStatus(database.handle.db, orderId))?.status).toBe("completed");
+  });
+
+  it("keeps the shop's own status (confirming, or one it never documented) on the order, which stays pending", async () => {
+    const orderId = await newOrder("1009");
+    let shopSays: InvoiceLookup = { outcome: "other", shopStatus: "confirming" };
+    const withLookup: NotificationContext = { ...context, lookupInvoice: async () => shopSays };
+    const updated = delivery({ event: "NOTIFICATION.SHOP_INVOICE_UPDATED", data: { invoice_id: "1009" }, shop_id: 151480 });
+    expect((await receiveShopNotification(withLookup, updated.raw, updated.headers)).body).toEqual({ ok: true, outcome: "ignored" });
+    expect(await getOrderStatus(database.handle.db, orderId)).toEqual({ id: orderId, status: "pending", shopStatus: "confirming" });
+    shopSays = { outcome: "other", shopStatus: "on_hold_review" };
+    const early = delivery(paid("1009"));
+    expect((await receiveShopNotification(withLookup, early.raw, early.headers)).body).toEqual({ ok: true, outcome: "unchanged" });
+    expect(await getOrderStatus(database.handle.db, orderId)).toEqual({ id: orderId, status: "pending", shopStatus: "on_hold_review" });
+    shopSays = { outcome: "paid", shopStatus: "completed" };
+    const settled = delivery(paid("1009"));
+    expect((await receiveShopNotification(withLookup, settled.raw, settled.headers)).body).toEqual({ ok: true, outcome: "completed" });
+    expect(await getOrderStatus(database.handle.db, orderId)).toEqual({ id: orderId, status: "completed", shopStatus: "completed" });
   });
 
   it("answers 400 for a signed body that is not a notification", async () => {

@@ -33,13 +33,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of the given dialect; PostgreSQL ones get a unique database dropped afterwards. */
-export async function createTestDatabase(dialect: "sqlite" | "postgres"): Promise<TestDatabase> {
+/** A fresh, migrated database of the given dialect (`migrated: false`: empty); PostgreSQL ones get a unique database dropped afterwards. */
+export async function createTestDatabase(dialect: "sqlite" | "postgres", { migrated = true } = {}): Promise<TestDatabase> {
   const dataDir = makeDataDir("kestrel-db-");
   if (dialect === "sqlite") {
     const open = () => openDatabase({ dataDir });
     const handle = open();
-    await migrateToLatest(handle);
+    if (migrated) await migrateToLatest(handle);
     return { handle, dataDir, open, drop: () => handle.close() };
   }
   const name = `kestrel_test_${crypto.randomBytes(6).toString("hex")}`;
@@ -55,7 +55,7 @@ export async function createTestDatabase(dialect: "sqlite" | "postgres"): Promis
     return h;
   };
   const handle = open();
-  await migrateToLatest(handle);
+  if (migrated) await migrateToLatest(handle);
   return {
     handle,
     url,

@@ -24,3 +24,19 @@ export async function waitForHydration(page: Page) {
   });
   await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 }
+
+/**
+ * Pauses an installed clock a moment from now and returns the paused time. The page's clock runs on while the test
+ * asks for it, so a busy machine can overtake a fixed margin ("Cannot fast-forward to the past"): then ask again.
+ */
+export async function pauseClockSoon(page: Page, marginMs = 250): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const at = (await page.evaluate(() => Date.now())) + marginMs * attempt;
+    try {
+      await page.clock.pauseAt(at);
+      return at;
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes("fast-forward to the past")) throw error;
+    }
+  }
+}
