@@ -1,4 +1,5 @@
 // `npm run bench` (not part of npm test): builds, starts the production server and prints Lighthouse mobile figures
+// (median and range of BENCH_RUNS runs, each page beside its own copy without scripts)
 // per page, autocannon throughput and latency (shop vs. the same HTML bytes from a tiny static server), and the
 // server's memory. Figures go into docs/performance.md by hand, with this command.
 import { spawn, spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
+import { startNoScriptCopy } from "./lib/no-script-copy.mjs";
 
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 const ALL_LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "/faq", "/reviews", "/docs", "/reseller"];
@@ -18,6 +20,8 @@ const ALL_LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "
 const LIGHTHOUSE_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : ALL_LIGHTHOUSE_ROUTES;
 const LOAD_ROUTES = ["/", "/products", "/product/446894", "/status", "/api/status"];
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+// Lighthouse swings from run to run on a shared machine: report the median and range of several.
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
@@ -56,24 +60,27 @@ try {
   const firstLoad = firstLoadJs("/", "routes/home");
   console.log(`${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`);
 
-  console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling)`);
-  console.log("| route | perf | a11y | best practices | SEO | LCP | TBT | CLS | JS transferred | total transferred |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling), ${LIGHTHOUSE_RUNS} run(s) per page: median (min–max)`);
+  console.log("Each route beside the same page with its scripts taken out (the limit for that page); ratio = ours / no-script, medians.");
+  console.log("| route | perf | FCP | LCP | TBT | CLS | a11y | BP | SEO | JS transferred | total transferred | FCP ratio | LCP ratio |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? ensureChromium(), chromeFlags: CHROME_FLAGS });
+  const noScript = chrome ? await startNoScriptCopy(server.url, LIGHTHOUSE_ROUTES, await freePort()) : undefined;
   try {
     for (const route of chrome ? LIGHTHOUSE_ROUTES : []) {
-      const result = await lighthouse(server.url.replace("127.0.0.1", "localhost") + route, { port: chrome.port, output: "json", logLevel: "error" });
-      const { categories, audits } = result.lhr;
-      const items = audits["resource-summary"]?.details?.items ?? [];
-      const transfer = (type) => items.find((i) => i.resourceType === type)?.transferSize ?? 0;
-      const score = (c) => (categories[c]?.score == null ? "n/a" : Math.round(categories[c].score * 100));
-      const metric = (id, format) => (typeof audits[id]?.numericValue === "number" ? format(audits[id].numericValue) : "n/a");
-      console.log(
-        `| ${route} | ${score("performance")} | ${score("accessibility")} | ${score("best-practices")} | ${score("seo")} | ${metric("largest-contentful-paint", (v) => `${(v / 1000).toFixed(2)} s`)} | ${metric("total-blocking-time", (v) => `${Math.round(v)} ms`)} | ${metric("cumulative-layout-shift", (v) => v.toFixed(3))} | ${kb(transfer("script"))} KB | ${kb(transfer("total"))} KB |`,
-      );
-      if (result.lhr.runtimeError) console.log(`  (${route}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message})`);
+      const ours = [];
+      const limit = [];
+      // Interleaved, so a busy moment on the machine falls on both.
+      for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
+        ours.push(await lighthouseRun(chrome, server.url.replace("127.0.0.1", "localhost") + route));
+        limit.push(await lighthouseRun(chrome, noScript.url + route));
+      }
+      const ratio = (id) => (median(ours.map((r) => r[id])) / median(limit.map((r) => r[id]))).toFixed(2);
+      console.log(`${lighthouseRow(route, ours)} ${ratio("fcp")} | ${ratio("lcp")} |`);
+      console.log(`${lighthouseRow(`${route} without scripts`, limit)} – | – |`);
     }
   } finally {
+    await noScript?.close();
     await chrome?.kill();
   }
 
@@ -116,6 +123,49 @@ try {
   }
 } finally {
   await server.stop();
+}
+
+function median(values) {
+  const sorted = values.filter((v) => typeof v === "number").sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** One Lighthouse run's figures: scores 0–100, times in ms, bytes. */
+async function lighthouseRun(chrome, url) {
+  const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+  const { categories, audits } = result.lhr;
+  if (result.lhr.runtimeError) console.log(`  (${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message})`);
+  const items = audits["resource-summary"]?.details?.items ?? [];
+  const transfer = (type) => items.find((i) => i.resourceType === type)?.transferSize ?? 0;
+  const score = (c) => (categories[c]?.score == null ? undefined : Math.round(categories[c].score * 100));
+  return {
+    perf: score("performance"),
+    a11y: score("accessibility"),
+    bp: score("best-practices"),
+    seo: score("seo"),
+    fcp: audits["first-contentful-paint"]?.numericValue,
+    lcp: audits["largest-contentful-paint"]?.numericValue,
+    tbt: audits["total-blocking-time"]?.numericValue,
+    cls: audits["cumulative-layout-shift"]?.numericValue,
+    js: transfer("script"),
+    total: transfer("total"),
+  };
+}
+
+/** A table row of medians with their ranges, ending in "|" before the ratio columns. */
+function lighthouseRow(label, runs) {
+  const spread = (id, format) => {
+    const values = runs.map((r) => r[id]).filter((v) => typeof v === "number");
+    if (values.length === 0) return "n/a";
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    return low === high ? format(low) : `${format(median(values))} (${format(low)}–${format(high)})`;
+  };
+  const ms = (v) => `${Math.round(v)} ms`;
+  const whole = (v) => String(Math.round(v));
+  return `| ${label} | ${spread("perf", whole)} | ${spread("fcp", ms)} | ${spread("lcp", ms)} | ${spread("tbt", ms)} | ${spread("cls", (v) => v.toFixed(3))} | ${spread("a11y", whole)} | ${spread("bp", whole)} | ${spread("seo", whole)} | ${spread("js", (v) => `${kb(v)} KB`)} | ${spread("total", (v) => `${kb(v)} KB`)} |`;
 }
 
 async function load(url, request, serverPid) {
