@@ -1,4 +1,7 @@
-import { CHECKOUT_MESSAGES, checkoutResponseSchema, isSafeCheckoutUrl } from "./checkout";
+import { CHECKOUT_MESSAGES, isSafeCheckoutUrl } from "./checkout-messages";
+
+// checkout.ts holds zod schemas: they load with the first checkout (or on idle with the dialog), not with the page.
+export const loadCheckoutSchemas = () => import("./checkout");
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";
 /** The widget on the product page solves the active provider's challenge (the demo shop's or the hosted shop's). */
@@ -32,6 +35,7 @@ export async function requestCheckout(
     } catch {
       return { kind: "alert", message: CHECKOUT_MESSAGES.fallback };
     }
+    const { checkoutResponseSchema } = await loadCheckoutSchemas();
     const parsed = checkoutResponseSchema.safeParse(data);
     if (!parsed.success) return { kind: "alert", message: CHECKOUT_MESSAGES.fallback };
     if (parsed.data.error) return { kind: "alert", message: parsed.data.error };

@@ -68,14 +68,6 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
   };
 }
 
-/** Texts the buyer sees in an alert, word for word (the e2e and integration checkout tests pin them). */
-export const CHECKOUT_MESSAGES = {
-  captchaNotReady: "Captcha not ready. Please try again in a moment.",
-  noUrl: "No checkout URL returned. Please try again.",
-  fallback: "An error occurred during checkout",
-  captchaRejected: "Captcha verification failed. Please try again.",
-} as const;
-
 /** The answer of POST /api/checkout as the browser reads it. */
 export const checkoutResponseSchema = z.object({
   url: z.string().optional(),
@@ -83,14 +75,3 @@ export const checkoutResponseSchema = z.object({
   frameRefused: z.boolean().optional(),
   error: z.string().optional(),
 });
-
-/** A checkout URL is only followed when it is our own path or an http(s) URL (never javascript: or data:). */
-export function isSafeCheckoutUrl(url: string): boolean {
-  if (url.startsWith("/") && !url.startsWith("//")) return true;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:";
-  } catch {
-    return false;
-  }
-}

@@ -6,8 +6,8 @@ import type { Duration, Product } from "~/features/catalog/catalog.content";
 import { toast } from "~/features/layout/toasts";
 import { useOrderWatch } from "~/features/orders/use-order-watch";
 import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
-import { CHECKOUT_MESSAGES } from "./checkout";
-import { CHECKOUT_CHALLENGE_URL, requestCheckout } from "./checkout-api";
+import { CHECKOUT_MESSAGES } from "./checkout-messages";
+import { CHECKOUT_CHALLENGE_URL, loadCheckoutSchemas, requestCheckout } from "./checkout-api";
 import { COUPON_CODE_PATTERN, COUPON_MESSAGES } from "./coupons";
 
 // The dialog (Radix and its scroll lock) is fetched once the page is idle, not with the page's first JavaScript.
@@ -70,6 +70,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
   const [CheckoutModal, setCheckoutModal] = useState<CheckoutModalComponent | null>(null);
 
   usePrefetchOnIdle(loadCheckoutModal, useModal);
+  usePrefetchOnIdle(loadCheckoutSchemas);
 
   async function purchase() {
     // A ref, not state: a second click in the same frame must see the first one.

@@ -1,5 +1,8 @@
 import { useEffect, useState } from "react";
-import { type OrderStatus, orderStatusSchema } from "./orders";
+import type { OrderStatus } from "./orders";
+
+// orders.ts holds zod schemas: they load with the first answer to read, after the page has painted.
+const loadOrders = () => import("./orders");
 
 /** Every 2 s, every 10 s after a minute: at most 30 requests a minute, half the order-status rate limit. */
 export const ORDER_WATCH_TIMING = { fastMs: 2_000, slowMs: 10_000, slowAfterMs: 60_000 } as const;
@@ -58,7 +61,9 @@ export function useOrderWatch(orderId: string | null, active = true): OrderWatch
           retryAfter = Number(response.headers.get("Retry-After") ?? undefined);
         } else {
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          const order = orderStatusSchema.parse(await response.json());
+          const [{ orderStatusSchema }, body] = await Promise.all([loadOrders(), response.json()]);
+          if (stopped) return;
+          const order = orderStatusSchema.parse(body);
           errors = 0;
           setWatch(order.shopStatus ? { state: "found", status: order.status, shopStatus: order.shopStatus } : { state: "found", status: order.status });
           if (isSettled(order.status)) {

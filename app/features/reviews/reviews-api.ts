@@ -1,4 +1,7 @@
-import { EMPTY_BODY_REASON, FETCH_FAILED_REASON, type ReviewSource, type ReviewsPayload, reviewsPayloadSchema } from "./reviews";
+import { EMPTY_BODY_REASON, FETCH_FAILED_REASON, type ReviewSource, type ReviewsPayload } from "./reviews";
+
+// zod comes with the first answer to read, not with the page that shows reviews.
+const loadSchemas = () => import("./reviews.schemas");
 
 /** A failed load of our reviews API; `reason` is one of the texts shoppers see. */
 export class ReviewsLoadError extends Error {
@@ -26,6 +29,7 @@ export async function fetchReviews(source: ReviewSource, signal?: AbortSignal): 
   } catch {
     throw new ReviewsLoadError(FETCH_FAILED_REASON);
   }
+  const { reviewsPayloadSchema } = await loadSchemas();
   const parsed = reviewsPayloadSchema.safeParse(body);
   if (!parsed.success) throw new ReviewsLoadError(FETCH_FAILED_REASON);
   return parsed.data;

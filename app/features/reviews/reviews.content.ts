@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { reviewSchema, vouchParseRulesSchema } from "./reviews";
+import { reviewSchema, vouchParseRulesSchema } from "./reviews.schemas";
 
 /** `content/reviews.json`: how to read the vouch page, and the reviews shown without one. */
 export const reviewsFileSchema = z.object({

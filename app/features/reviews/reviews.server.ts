@@ -6,7 +6,8 @@ import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { reviewsRefreshOutcomes } from "~/platform/metrics.server";
-import { FETCH_FAILED_REASON, isFetchedWithinTtl, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, reviewSchema, type VouchParseRules } from "./reviews";
+import { FETCH_FAILED_REASON, isFetchedWithinTtl, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, type VouchParseRules } from "./reviews";
+import { reviewSchema } from "./reviews.schemas";
 import { fetchVouchPage, parseVouchPage, VOUCH_FETCH_TIMEOUT_MS, VouchPageError } from "./vouch-page.server";
 
 export interface ReviewsCacheDeps {

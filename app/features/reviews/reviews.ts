@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type { reviewSchema, vouchParseRulesSchema } from "./reviews.schemas";
 
 /** Shown when a reviewer has no usable (https:) avatar. */
 export const DEFAULT_AVATAR = "/images/avatar-default.svg";
@@ -13,19 +14,6 @@ export const EMPTY_BODY_REASON = "No content received from API";
 export const reviewSources = ["page", "product"] as const;
 export type ReviewSource = (typeof reviewSources)[number];
 
-const isoDate = z.iso.date({ message: "expected a date YYYY-MM-DD" });
-const avatar = z.string().refine((v) => v === DEFAULT_AVATAR || v.startsWith("https://") || /^\/[^\s/][^\s]*$/.test(v), {
-  message: "expected an https: URL or a site path starting with /",
-});
-
-export const reviewSchema = z.object({
-  id: z.string().trim().min(1).max(80),
-  user: z.string().trim().min(1).max(80),
-  avatar,
-  comment: z.string().max(2000),
-  rating: z.number().int().min(0).max(MAX_RATING),
-  date: isoDate,
-});
 export type Review = z.infer<typeof reviewSchema>;
 
 /** The JSON answer of `GET /api/reviews`. `fetchedAt` is null for the curated list (no vouch page configured). */
@@ -36,30 +24,6 @@ export interface ReviewsPayload {
   error?: string;
 }
 
-export const reviewsPayloadSchema = z.object({
-  reviews: z.array(reviewSchema),
-  fetchedAt: z.string().nullable(),
-  stale: z.boolean(),
-  error: z.string().optional(),
-});
-
-const selector = z.string().trim().min(1, { message: "expected a CSS selector" });
-
-/** How to read a vouch page: CSS selectors, relative to each card except `card` itself. */
-export const vouchParseRulesSchema = z.object({
-  card: selector,
-  /** Attribute on the card holding a stable id; when absent an id is derived from the content. */
-  idAttribute: z.string().trim().min(1).optional(),
-  /** Element whose text holds the reviewer as `@name`. */
-  user: selector,
-  text: selector,
-  /** Every star icon of a card; the filled ones carry `filledStarClass`. */
-  star: selector,
-  filledStarClass: z.string().regex(/^[A-Za-z0-9_:-]+$/, { message: "expected one class name" }),
-  /** Element with a `datetime` attribute or a date in its text. */
-  date: selector,
-  avatar: selector,
-});
 export type VouchParseRules = z.infer<typeof vouchParseRulesSchema>;
 
 export function isReviewSource(value: unknown): value is ReviewSource {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Captcha } from "~/features/captcha/captcha.server";
-import { CHECKOUT_MESSAGES } from "../checkout";
+import { CHECKOUT_MESSAGES } from "../checkout-messages";
 import type { CheckoutProvider } from "../checkout-provider";
 import type { Coupon } from "../coupons.content";
 import { COUPON_MESSAGES, discountedCents, findApplicableCoupon } from "../coupons";

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Captcha } from "~/features/captcha/captcha.server";
 import type { InvoiceOutcome } from "~/features/orders/orders";
 import { logger } from "~/platform/logger.server";
-import { CHECKOUT_MESSAGES, type CheckoutCart, type CheckoutResult } from "../checkout";
+import type { CheckoutCart, CheckoutResult } from "../checkout";
+import { CHECKOUT_MESSAGES } from "../checkout-messages";
 import type { BuyerContext, CheckoutProvider, InvoiceLookup } from "../checkout-provider";
 
 export const SHOP_TIMEOUT_MS = 10_000;

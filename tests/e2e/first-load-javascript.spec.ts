@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+// Reads the client build the end-to-end server runs: which files a first visit to a page loads before it can hydrate.
+const clientDir = path.join(process.env.BUILD_DIR ?? "build", "client");
+
+interface BuildManifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { module: string; imports?: string[] }>;
+}
+
+function readManifest(): BuildManifest {
+  const file = fs.readdirSync(path.join(clientDir, "assets")).find((name) => /^manifest-.*\.js$/.test(name));
+  if (!file) throw new Error(`no manifest in ${clientDir}/assets: build first`);
+  const source = fs.readFileSync(path.join(clientDir, "assets", file), "utf8");
+  return JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1)) as BuildManifest;
+}
+
+function firstLoadFiles(manifest: BuildManifest, routeId: string): string[] {
+  const route = manifest.routes[routeId];
+  if (!route) throw new Error(`no route ${routeId} in the build`);
+  const root = manifest.routes.root;
+  return [...new Set([manifest.entry.module, ...manifest.entry.imports, root.module, ...(root.imports ?? []), route.module, ...(route.imports ?? [])])];
+}
+
+// zod's issue code for a wrong type: present in every build of zod's parser, in no code of ours.
+const ZOD_MARKER = "invalid_type";
+
+test.describe("first-load JavaScript", () => {
+  for (const routeId of ["routes/home", "routes/product", "routes/reviews", "routes/purchase-success", "routes/faq"]) {
+    test(`${routeId} loads no zod before it hydrates (schemas come with the first answer to read)`, () => {
+      const manifest = readManifest();
+      const withZod = firstLoadFiles(manifest, routeId).filter((file) => fs.readFileSync(path.join(clientDir, file), "utf8").includes(ZOD_MARKER));
+      expect(withZod).toEqual([]);
+    });
+  }
+
+  test("the lazily loaded schemas are in the build, so the check above looks at real files", () => {
+    const assets = fs.readdirSync(path.join(clientDir, "assets")).filter((name) => name.endsWith(".js"));
+    expect(assets.some((name) => fs.readFileSync(path.join(clientDir, "assets", name), "utf8").includes(ZOD_MARKER))).toBe(true);
+  });
+});
