@@ -19,8 +19,8 @@ function readManifest(): BuildManifest {
 
 function firstLoadFiles(manifest: BuildManifest, routeId: string): string[] {
   const route = manifest.routes[routeId];
-  if (!route) throw new Error(`no route ${routeId} in the build`);
   const root = manifest.routes.root;
+  if (!route || !root) throw new Error(`no route ${routeId} or root in the build`);
   return [...new Set([manifest.entry.module, ...manifest.entry.imports, root.module, ...(root.imports ?? []), route.module, ...(route.imports ?? [])])];
 }
 
