@@ -6,6 +6,7 @@ import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
 import { PageTransitionProvider, usePageTransition, useScrollToTopOnPathChange, useSmoothHashLinks } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
+import { EarlyClickRecorder, useStopRecordingEarlyClicks } from "~/features/layout/early-clicks";
 import { SiteHeader } from "~/features/layout/site-header";
 import { Toasts } from "~/features/layout/toasts";
 import { organizationJsonLd } from "~/features/layout/structured-data";
@@ -42,6 +43,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
+        <EarlyClickRecorder />
         {children}
         <ScrollRestoration />
         <Scripts />
@@ -80,6 +82,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
+  useStopRecordingEarlyClicks();
   // A route with `handle.layout === "bare"` (the demo checkout shown inside our checkout frame) gets no site chrome.
   const bare = useMatches().some((m) => (m.handle as { layout?: string } | undefined)?.layout === "bare");
   if (bare) {

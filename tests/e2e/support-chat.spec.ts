@@ -18,7 +18,7 @@ function conversation(page: Page) {
 async function openChat(page: Page) {
   const launcher = page.getByRole("button", { name: "Open support chat" });
   const panel = page.getByRole("dialog", { name: "Support Chat" });
-  // A click that lands before hydration does nothing; click again until the button reports the panel open.
+  // Until the button reports the panel open (a click before hydration is carried out once the page is ready).
   await expect(async () => {
     if ((await launcher.getAttribute("aria-expanded")) !== "true") await launcher.click();
     await expect(panel).toBeVisible({ timeout: 2_000 });

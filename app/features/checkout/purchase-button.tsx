@@ -3,6 +3,7 @@ import { Link, useNavigate, useRouteLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useCaptcha } from "~/features/captcha/use-captcha";
 import type { Duration, Product } from "~/features/catalog/catalog.content";
+import { useEarlyClick } from "~/features/layout/early-clicks";
 import { toast } from "~/features/layout/toasts";
 import { useOrderWatch } from "~/features/orders/use-order-watch";
 import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
@@ -36,6 +37,9 @@ type Phase = { name: "idle" } | { name: "loading" } | { name: "open"; url: strin
 /** The toast after the buyer closes a checkout that is not paid yet, word for word (tests/e2e/checkout.spec.ts pins it). */
 export const PAYMENT_IN_PROGRESS_TOAST = "Payment in progress — we will show your order here";
 
+/** How long a click made before the page was ready waits for the captcha before it gives up. */
+const EARLY_CLICK_CAPTCHA_WAIT_MS = 30_000;
+
 export const successPagePath = (orderId: string) => `/purchase/success?order_id=${encodeURIComponent(orderId)}`;
 
 /**
@@ -65,12 +69,30 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
   usePaymentDetection(watchedOrder, watchedOrder !== null, onPaid);
   const running = useRef(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const loading = phase.name === "loading";
+  // A click before hydration (modal checkout only: a new tab must open inside the click) runs once the captcha is solved.
+  const [earlyClick, earlyClickHandled] = useEarlyClick(useModal ? "purchase" : "");
+  const loading = phase.name === "loading" || earlyClick;
   // Mounted from the first opening on, so closing keeps the dialog's exit and focus return.
   const [CheckoutModal, setCheckoutModal] = useState<CheckoutModalComponent | null>(null);
 
   usePrefetchOnIdle(loadCheckoutModal, useModal);
   usePrefetchOnIdle(loadCheckoutSchemas);
+
+  const purchaseRef = useRef<() => Promise<void>>(async () => {});
+  useEffect(() => {
+    if (!earlyClick) return;
+    if (captcha.payload) {
+      earlyClickHandled();
+      void purchaseRef.current();
+      return;
+    }
+    // The captcha usually takes a second or two; if it cannot be solved, say so as a click on a ready page would.
+    const timer = window.setTimeout(() => {
+      earlyClickHandled();
+      window.alert(CHECKOUT_MESSAGES.captchaNotReady);
+    }, EARLY_CLICK_CAPTCHA_WAIT_MS);
+    return () => window.clearTimeout(timer);
+  }, [earlyClick, earlyClickHandled, captcha.payload]);
 
   async function purchase() {
     // A ref, not state: a second click in the same frame must see the first one.
@@ -123,11 +145,14 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     setPhase({ name: "idle" });
   }
 
+  purchaseRef.current = purchase;
+
   return (
     <>
       <button
         ref={buttonRef}
         type="button"
+        data-early-click={useModal ? "purchase" : undefined}
         onClick={purchase}
         disabled={loading || duration.variantId === null}
         aria-busy={loading}

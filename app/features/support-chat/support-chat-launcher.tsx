@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { useEarlyClick } from "~/features/layout/early-clicks";
 import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
 import { OPEN_SUPPORT_CHAT_EVENT, SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 
@@ -27,12 +28,21 @@ export function SupportChatLauncher() {
 
   usePrefetchOnIdle(loadPanel);
 
+  // A click before hydration opens the chat as soon as the page is ready.
+  const [earlyClick, earlyClickHandled] = useEarlyClick("support-chat");
+  useEffect(() => {
+    if (!earlyClick) return;
+    earlyClickHandled();
+    openChat();
+  }, [earlyClick, earlyClickHandled, openChat]);
+
   return (
     <>
       <button
         ref={buttonRef}
         type="button"
         aria-label="Open support chat"
+        data-early-click="support-chat"
         aria-expanded={open}
         aria-controls={requested ? SUPPORT_CHAT_PANEL_ID : undefined}
         onClick={() => (open ? closeChat() : openChat())}

@@ -1,0 +1,52 @@
+import { useCallback, useContext, useEffect, useState } from "react";
+import { InlineStylesheetContext } from "./inline-stylesheet";
+
+/**
+ * Clicks on buttons that need JavaScript (`data-early-click="<name>"`), made after the first paint but before React
+ * has hydrated the page, are remembered here and carried out once the page is ready, instead of being lost. Links and
+ * GET forms work without JavaScript and are left alone. Once React's root exists it handles (and replays) clicks
+ * itself, so the recorder steps aside then.
+ */
+const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const record=(e)=>{if(hydrating())return;const c=e.target instanceof Element?e.target.closest("[data-early-click]"):null;if(!c)return;const n=c.getAttribute("data-early-click");if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};document.addEventListener("click",record,true);window.__stopEarlyClicks=()=>document.removeEventListener("click",record,true);})();`;
+
+declare global {
+  interface Window {
+    __earlyClicks?: string[];
+    __stopEarlyClicks?: () => void;
+  }
+}
+
+/** The recorder: first thing in `<body>`, under the response's CSP nonce. */
+export function EarlyClickRecorder() {
+  const nonce = useContext(InlineStylesheetContext)?.nonce;
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours; hydration keeps the server's element.
+  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_CLICKS_SCRIPT }} />;
+}
+
+/** The page has hydrated: later clicks are React's. Called from the root, whose effects run after every child's. */
+export function useStopRecordingEarlyClicks() {
+  useEffect(() => {
+    window.__stopEarlyClicks?.();
+  }, []);
+}
+
+/**
+ * Whether the control named `name` was clicked before hydration, and a function that marks that click as handled.
+ * The control shows `data-early-click-queued` (styled as busy) until then.
+ */
+export function useEarlyClick(name: string): [pending: boolean, handled: () => void] {
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    const queued = window.__earlyClicks;
+    const index = queued?.indexOf(name) ?? -1;
+    if (queued && index >= 0) {
+      queued.splice(index, 1);
+      setPending(true);
+    }
+  }, [name]);
+  const handled = useCallback(() => {
+    setPending(false);
+    for (const control of document.querySelectorAll(`[data-early-click="${name}"][data-early-click-queued]`)) control.removeAttribute("data-early-click-queued");
+  }, [name]);
+  return [pending, handled];
+}

@@ -1,0 +1,56 @@
+import { expect, type Page, test } from "@playwright/test";
+
+/** Holds the framework chunk (React and React Router) until `release()`, so the page is painted but not yet hydrated. */
+async function holdFramework(page: Page) {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test.describe("a click made before the page is ready", () => {
+  test("on Purchase Now is kept, shown as waiting, and opens the checkout once the page is ready", async ({ page }) => {
+    const release = await holdFramework(page);
+    await page.goto("/product/446894?duration=lifetime", { waitUntil: "domcontentloaded" });
+    const purchase = page.getByRole("button", { name: "Purchase Now" });
+    await purchase.click();
+    await expect(purchase).toHaveAttribute("data-early-click-queued", "");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+
+    release();
+    await expect(page.getByRole("dialog", { name: "Checkout: Kestrel Studio (Lifetime)" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.frameLocator("iframe").getByText("$299.93")).toBeVisible();
+    // The open dialog hides the rest of the page from the accessibility tree, so the button is found by its marker.
+    await expect(page.locator('[data-early-click="purchase"]')).not.toHaveAttribute("data-early-click-queued");
+  });
+
+  test("on the chat button opens the support chat once the page is ready", async ({ page }) => {
+    const release = await holdFramework(page);
+    await page.goto("/faq", { waitUntil: "domcontentloaded" });
+    const launcher = page.getByRole("button", { name: "Open support chat" });
+    await launcher.click();
+    await expect(launcher).toHaveAttribute("data-early-click-queued", "");
+
+    release();
+    await expect(page.getByRole("dialog", { name: "Support Chat" })).toBeVisible();
+    await expect(launcher).toHaveAttribute("aria-expanded", "true");
+    await expect(launcher).not.toHaveAttribute("data-early-click-queued");
+  });
+
+  test("after hydration a click is handled once, not replayed a second time", async ({ page }) => {
+    await page.goto("/faq");
+    await page.waitForFunction(() => window.__earlyClicks !== undefined && Object.keys(document).some((key) => key.startsWith("__reactContainer$")));
+    const launcher = page.getByRole("button", { name: "Open support chat" });
+    await expect(async () => {
+      await launcher.click();
+      await expect(launcher).toHaveAttribute("aria-expanded", "true", { timeout: 1_000 });
+    }).toPass();
+    expect(await page.evaluate(() => window.__earlyClicks)).toEqual([]);
+    await expect(page.getByRole("dialog", { name: "Support Chat" })).toBeVisible();
+  });
+});
