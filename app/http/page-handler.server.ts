@@ -45,9 +45,10 @@ export function createPageHandler(
   // The build once loaded, for labelling requests without waiting on it.
   let server: ServerBuild | undefined = typeof build === "function" ? undefined : build;
   if (typeof build === "function") void build().then((loaded) => (server = loaded), () => {});
+  // Asked only when the response ends (request metrics), so a page answered from the cache matches no route for it.
+  const routeIdOf = (req: express.Request) => (server ? pageRouteId(server, req.path) : "other");
   return async (req, res, next) => {
-    // Read when the response ends (request metrics), so it costs nothing on the way out.
-    res.locals.routeId = () => (server ? pageRouteId(server, req.path) : "other");
+    res.locals.pageRouteIdOf = routeIdOf;
     try {
       const documentRead = cacheEnabled && isDocumentRead(req);
       // A stored page answers before route matching, which ranks every route on each call (most of a hit's CPU).

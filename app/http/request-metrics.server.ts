@@ -5,8 +5,8 @@ const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 
 /** The route a request was answered by: a page's route id, an API path pattern, or `other` (labels stay few). */
 function routeLabel(req: express.Request, res: express.Response): string {
-  const pageRoute = res.locals.routeId as (() => string) | undefined;
-  if (pageRoute) return pageRoute();
+  const pageRouteIdOf = res.locals.pageRouteIdOf as ((req: express.Request) => string) | undefined;
+  if (pageRouteIdOf) return pageRouteIdOf(req);
   if (req.route?.path && typeof req.route.path === "string") return `${req.baseUrl}${req.route.path}`;
   return "other";
 }

@@ -30,6 +30,20 @@ async function openProduct(page: Page, path = `/product/${STUDIO.id}?duration=li
   return button;
 }
 
+/** The shop on the SellAuth provider against the emulator; without the API key it uses the public storefront API. */
+function startSellAuthApp(shop: ShopEmulator, webhookSecret: string, { withApiKey }: { withApiKey: boolean }) {
+  return startAppServer({
+    env: {
+      CHECKOUT_PROVIDER: "sellauth",
+      SHOP_API_BASE: shop.url,
+      SHOP_CHECKOUT_ORIGIN: shop.url,
+      SHOP_ID: shop.shopId,
+      ...(withApiKey ? { SHOP_API_KEY: shop.apiKey } : {}),
+      SHOP_WEBHOOK_SECRET: webhookSecret,
+    },
+  });
+}
+
 /** Runs `action` and returns the text of the alert that follows; the alert is accepted as it opens (it blocks the page). */
 async function alertAfter(page: Page, action: () => Promise<void>): Promise<string> {
   const text = new Promise<string>((resolve) => {
@@ -406,9 +420,7 @@ test.describe("checkout with SellAuth (shop emulator)", () => {
 
   test.beforeAll(async () => {
     shop = await startShopEmulator();
-    app = await startAppServer({
-      env: { CHECKOUT_PROVIDER: "sellauth", SHOP_API_BASE: shop.url, SHOP_CHECKOUT_ORIGIN: shop.url, SHOP_ID: shop.shopId, SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET },
-    });
+    app = await startSellAuthApp(shop, WEBHOOK_SECRET, { withApiKey: false });
   });
   test.afterAll(async () => {
     await app?.stop();
@@ -482,16 +494,7 @@ test.describe("checkout with SellAuth and an API key (shop emulator)", () => {
 
   test.beforeAll(async () => {
     shop = await startShopEmulator();
-    app = await startAppServer({
-      env: {
-        CHECKOUT_PROVIDER: "sellauth",
-        SHOP_API_BASE: shop.url,
-        SHOP_CHECKOUT_ORIGIN: shop.url,
-        SHOP_ID: shop.shopId,
-        SHOP_API_KEY: shop.apiKey,
-        SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      },
-    });
+    app = await startSellAuthApp(shop, WEBHOOK_SECRET, { withApiKey: true });
   });
   test.afterAll(async () => {
     await app?.stop();
@@ -527,16 +530,7 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
   test.beforeAll(async () => {
     // Retries 0.5 s apart: the shop's 5 s would only slow the suite down.
     shop = await startShopEmulator({ retryIntervalMs: 500 });
-    app = await startAppServer({
-      env: {
-        CHECKOUT_PROVIDER: "sellauth",
-        SHOP_API_BASE: shop.url,
-        SHOP_CHECKOUT_ORIGIN: shop.url,
-        SHOP_ID: shop.shopId,
-        SHOP_API_KEY: shop.apiKey,
-        SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      },
-    });
+    app = await startSellAuthApp(shop, WEBHOOK_SECRET, { withApiKey: true });
     shop.notifyOnPay(`${app.url}/api/shop/notifications`, WEBHOOK_SECRET);
   });
   test.afterAll(async () => {

@@ -70,7 +70,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
   const running = useRef(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   // A click before hydration (modal checkout only: a new tab must open inside the click) runs once the captcha is solved.
-  const [earlyClick, earlyClickHandled] = useEarlyClick(useModal ? "purchase" : "");
+  const [earlyClick, earlyClickHandled] = useEarlyClick(useModal ? "purchase" : null);
   const loading = phase.name === "loading" || earlyClick;
   // Mounted from the first opening on, so closing keeps the dialog's exit and focus return.
   const [CheckoutModal, setCheckoutModal] = useState<CheckoutModalComponent | null>(null);

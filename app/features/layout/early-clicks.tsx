@@ -31,12 +31,14 @@ export function useStopRecordingEarlyClicks() {
 }
 
 /**
- * Whether the control named `name` was clicked before hydration, and a function that marks that click as handled.
+ * Whether the control named `name` (null: none) was clicked before hydration, and a function that marks that click as
+ * handled.
  * The control shows `data-early-click-queued` (styled as busy) until then.
  */
-export function useEarlyClick(name: string): [pending: boolean, handled: () => void] {
+export function useEarlyClick(name: string | null): [pending: boolean, handled: () => void] {
   const [pending, setPending] = useState(false);
   useEffect(() => {
+    if (name === null) return;
     const queued = window.__earlyClicks;
     const index = queued?.indexOf(name) ?? -1;
     if (queued && index >= 0) {
