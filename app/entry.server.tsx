@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -7,6 +7,7 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { InlineStylesheetContext } from "~/features/layout/inline-stylesheet";
 import { documentCacheControl, routeCachePolicyOf } from "~/http/cache-headers.server";
 import { nonceContext } from "~/http/context.server";
+import { holdModuleScripts } from "~/http/hold-module-scripts.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { SITE_CSS } from "~/http/site-css.server";
@@ -41,7 +42,10 @@ export default function handleRequest(
       if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", documentCacheControl(cachePolicy, responseStatusCode));
       // React Router answers 405 for a method the page has no action for: say which methods it takes.
       if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
-      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      // In production the framework's scripts wait for the first paint (Vite's dev client must run at once).
+      // pipeline, not pipe: an aborted render or a closed connection ends both streams.
+      const sent = import.meta.env.PROD ? pipeline(body, holdModuleScripts(), () => {}) : body;
+      resolve(new Response(createReadableStreamFromReadable(sent), { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(

@@ -6,6 +6,7 @@ import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
 import { PageTransitionProvider, usePageTransition, useScrollToTopOnPathChange, useSmoothHashLinks } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
+import { BootAfterPaint } from "~/features/layout/boot-after-paint";
 import { EarlyClickRecorder, useStopRecordingEarlyClicks } from "~/features/layout/early-clicks";
 import { SiteHeader } from "~/features/layout/site-header";
 import { Toasts } from "~/features/layout/toasts";
@@ -44,6 +45,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         <EarlyClickRecorder />
+        <BootAfterPaint />
         {children}
         <ScrollRestoration />
         <Scripts />

@@ -1,9 +1,10 @@
 import type { Page } from "@playwright/test";
 
 /**
- * Opens a page and waits until React Router's client modules ran and the browser went idle twice (lazy parts such as
- * the chat panel load on idle). Not "networkidle": the proof-of-work widget's workers are terminated once solved, and
- * Chromium then never reports their module request finished, so networkidle can wait forever on product pages.
+ * Opens a page and waits until React Router's client modules ran (they start after the page's first paint) and the
+ * browser went idle twice, so mount effects such as the product page's captcha have started. Not "networkidle": the
+ * proof-of-work widget's workers are terminated once solved, and Chromium then never reports their module request
+ * finished, so networkidle can wait forever on product pages.
  */
 export async function gotoHydrated(page: Page, path: string) {
   const response = await page.goto(path);

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "./catalog.content";
 import { durationFromSearch } from "./catalog";
 import { computeTotal, findDuration, formatUsd } from "./pricing";
@@ -48,6 +49,13 @@ export function DurationPicker({
 }) {
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
+  // A duration picked while the page was still loading is the one the page goes on with.
+  const earlyChoice = useEarlyChoice("duration");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once, when the early choice is read
+  useEffect(() => {
+    const early = earlyChoice === null ? undefined : findDuration(product, earlyChoice);
+    if (early && early.value !== selected.value) onSelect(early);
+  }, [earlyChoice]);
   return (
     <form
       method="get"
@@ -76,6 +84,7 @@ export function DurationPicker({
                     name="duration"
                     value={duration.value}
                     checked={checked}
+                    data-early-choice
                     onChange={() => onSelect(duration)}
                     className="size-4 shrink-0 accent-sky-400"
                   />

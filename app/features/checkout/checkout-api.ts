@@ -1,6 +1,7 @@
 import { CHECKOUT_MESSAGES, isSafeCheckoutUrl } from "./checkout-messages";
 
-// checkout.ts holds zod schemas: they load with the first checkout (or on idle with the dialog), not with the page.
+// checkout.ts holds zod schemas: they load with the first checkout (or when the pointer or focus reaches Purchase Now),
+// not with the page.
 export const loadCheckoutSchemas = () => import("./checkout");
 
 export const CHECKOUT_ENDPOINT = "/api/checkout";

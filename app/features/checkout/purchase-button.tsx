@@ -6,7 +6,6 @@ import type { Duration, Product } from "~/features/catalog/catalog.content";
 import { useEarlyClick } from "~/features/layout/early-clicks";
 import { toast } from "~/features/layout/toasts";
 import { useOrderWatch } from "~/features/orders/use-order-watch";
-import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
 import { CHECKOUT_MESSAGES } from "./checkout-messages";
 import { CHECKOUT_CHALLENGE_URL, loadCheckoutSchemas, requestCheckout } from "./checkout-api";
 import { COUPON_CODE_PATTERN, COUPON_MESSAGES } from "./coupons";
@@ -75,8 +74,12 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
   // Mounted from the first opening on, so closing keeps the dialog's exit and focus return.
   const [CheckoutModal, setCheckoutModal] = useState<CheckoutModalComponent | null>(null);
 
-  usePrefetchOnIdle(loadCheckoutModal, useModal);
-  usePrefetchOnIdle(loadCheckoutSchemas);
+  // The dialog and the answer's schemas load when the buyer heads for the button: on idle they were a long task
+  // inside every product page's start-up, for code only a click needs.
+  const prefetchCheckout = () => {
+    if (useModal) void loadCheckoutModal().catch(() => {});
+    void loadCheckoutSchemas().catch(() => {});
+  };
 
   const purchaseRef = useRef<() => Promise<void>>(async () => {});
   useEffect(() => {
@@ -114,7 +117,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     // A new tab must be opened inside the click, or popup blockers stop it; it is pointed at the checkout later.
     const tab = useModal ? null : window.open("", "_blank");
     setPhase({ name: "loading" });
-    // The dialog's code (usually already fetched while the page was idle) loads alongside the checkout request.
+    // The dialog's code (usually already fetched when the pointer or focus reached the button) loads alongside the request.
     const [outcome, modalModule] = await Promise.all([
       requestCheckout({ productId: product.id, variantId: duration.variantId, quantity, coupon: couponCode || undefined, altcha: captcha.payload }),
       useModal ? loadCheckoutModal().catch(() => null) : null,
@@ -154,6 +157,9 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
         type="button"
         data-early-click={useModal ? "purchase" : undefined}
         onClick={purchase}
+        onPointerEnter={prefetchCheckout}
+        onFocus={prefetchCheckout}
+        onTouchStart={prefetchCheckout}
         disabled={loading || duration.variantId === null}
         aria-busy={loading}
         data-captcha={captcha.payload ? "ready" : "solving"}

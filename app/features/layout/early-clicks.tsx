@@ -3,15 +3,17 @@ import { InlineStylesheetContext } from "./inline-stylesheet";
 
 /**
  * Clicks on buttons that need JavaScript (`data-early-click="<name>"`), made after the first paint but before React
- * has hydrated the page, are remembered here and carried out once the page is ready, instead of being lost. Links and
- * GET forms work without JavaScript and are left alone. Once React's root exists it handles (and replays) clicks
+ * has hydrated the page, are remembered here and carried out once the page is ready, instead of being lost. So are
+ * choices in radio groups marked `data-early-choice` (React keeps the server's checked state when it hydrates). Links
+ * and GET forms work without JavaScript and are left alone. Once React's root exists it handles (and replays) clicks
  * itself, so the recorder steps aside then.
  */
-const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const record=(e)=>{if(hydrating())return;const c=e.target instanceof Element?e.target.closest("[data-early-click]"):null;if(!c)return;const n=c.getAttribute("data-early-click");if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};document.addEventListener("click",record,true);window.__stopEarlyClicks=()=>document.removeEventListener("click",record,true);})();`;
+const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const record=(e)=>{if(hydrating())return;const c=e.target instanceof Element?e.target.closest("[data-early-click]"):null;if(!c)return;const n=c.getAttribute("data-early-click");if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};const choices=(window.__earlyChoices={});const choose=(e)=>{if(hydrating())return;const t=e.target;if(t instanceof HTMLInputElement&&t.hasAttribute("data-early-choice"))choices[t.name]=t.value;};document.addEventListener("click",record,true);document.addEventListener("change",choose,true);window.__stopEarlyClicks=()=>{document.removeEventListener("click",record,true);document.removeEventListener("change",choose,true);};})();`;
 
 declare global {
   interface Window {
     __earlyClicks?: string[];
+    __earlyChoices?: Record<string, string>;
     __stopEarlyClicks?: () => void;
   }
 }
@@ -51,4 +53,18 @@ export function useEarlyClick(name: string | null): [pending: boolean, handled: 
     for (const control of document.querySelectorAll(`[data-early-click="${name}"][data-early-click-queued]`)) control.removeAttribute("data-early-click-queued");
   }, [name]);
   return [pending, handled];
+}
+
+/** The value picked in the radio group `name` (inputs marked `data-early-choice`) before hydration, taken once; or null. */
+export function useEarlyChoice(name: string): string | null {
+  const [choice, setChoice] = useState<string | null>(null);
+  useEffect(() => {
+    const choices = window.__earlyChoices;
+    const value = choices?.[name];
+    if (choices && value !== undefined) {
+      delete choices[name];
+      setChoice(value);
+    }
+  }, [name]);
+  return choice;
 }

@@ -1,12 +1,14 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useEarlyClick } from "~/features/layout/early-clicks";
-import { usePrefetchOnIdle } from "~/lib/prefetch-on-idle";
 import { OPEN_SUPPORT_CHAT_EVENT, SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 
 const loadPanel = () => import("./support-chat-panel");
 const SupportChatPanel = lazy(loadPanel);
 
-/** The round button at the bottom right; the panel's code is fetched on idle or first interaction, never before first paint. */
+/**
+ * The round button at the bottom right. The panel's code (with its captcha) is fetched when a pointer rests on the
+ * button, it takes focus, or it is clicked: on idle it cost every page ~60 KB and a long task while hydrating.
+ */
 export function SupportChatLauncher() {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
@@ -25,8 +27,6 @@ export function SupportChatLauncher() {
     window.addEventListener(OPEN_SUPPORT_CHAT_EVENT, openChat);
     return () => window.removeEventListener(OPEN_SUPPORT_CHAT_EVENT, openChat);
   }, [openChat]);
-
-  usePrefetchOnIdle(loadPanel);
 
   // A click before hydration opens the chat as soon as the page is ready.
   const [earlyClick, earlyClickHandled] = useEarlyClick("support-chat");
