@@ -7,7 +7,7 @@ import { JsonLd } from "~/features/layout/json-ld";
 import { PageTransitionProvider, usePageTransition, useScrollToTopOnPathChange, useSmoothHashLinks } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { BootAfterPaint } from "~/features/layout/boot-after-paint";
-import { EarlyClickRecorder, useStopRecordingEarlyClicks } from "~/features/layout/early-clicks";
+import { EarlyClickRecorder, useReplayEarlyClicks } from "~/features/layout/early-clicks";
 import { SiteHeader } from "~/features/layout/site-header";
 import { Toasts } from "~/features/layout/toasts";
 import { organizationJsonLd } from "~/features/layout/structured-data";
@@ -84,7 +84,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  useStopRecordingEarlyClicks();
+  useReplayEarlyClicks();
   // A route with `handle.layout === "bare"` (the demo checkout shown inside our checkout frame) gets no site chrome.
   const bare = useMatches().some((m) => (m.handle as { layout?: string } | undefined)?.layout === "bare");
   if (bare) {

@@ -42,6 +42,31 @@ test.describe("a click made before the page is ready", () => {
     await expect(launcher).not.toHaveAttribute("data-early-click-queued");
   });
 
+  test("on any other button (the status page's Contact Support) is made again once the page is ready", async ({ page }) => {
+    const release = await holdFramework(page);
+    await page.goto("/status", { waitUntil: "domcontentloaded" });
+    const contact = page.getByRole("button", { name: "Contact Support" });
+    await contact.click();
+    await expect(contact).toHaveAttribute("data-early-click-queued", "");
+    await expect(page.getByRole("dialog", { name: "Support Chat" })).toHaveCount(0);
+
+    release();
+    await expect(page.getByRole("dialog", { name: "Support Chat" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Open support chat" })).toHaveAttribute("aria-expanded", "true");
+    await expect(contact).not.toHaveAttribute("data-early-click-queued");
+  });
+
+  test("on a toggle made twice is carried out once: the selling points' Pause animation", async ({ page }) => {
+    const release = await holdFramework(page);
+    await page.goto("/", { waitUntil: "domcontentloaded" });
+    const pause = page.getByRole("button", { name: "Pause animation" });
+    await pause.click();
+    await pause.click();
+
+    release();
+    await expect(page.getByRole("button", { name: "Play animation" })).toHaveAttribute("aria-pressed", "true");
+  });
+
   test("after hydration a click is handled once, not replayed a second time", async ({ page }) => {
     await page.goto("/faq");
     await page.waitForFunction(() => window.__earlyClicks !== undefined && Object.keys(document).some((key) => key.startsWith("__reactContainer$")));

@@ -2,17 +2,19 @@ import { useCallback, useContext, useEffect, useState } from "react";
 import { InlineStylesheetContext } from "./inline-stylesheet";
 
 /**
- * Clicks on buttons that need JavaScript (`data-early-click="<name>"`), made after the first paint but before React
- * has hydrated the page, are remembered here and carried out once the page is ready, instead of being lost. So are
- * choices in radio groups marked `data-early-choice` (React keeps the server's checked state when it hydrates). Links
- * and GET forms work without JavaScript and are left alone. Once React's root exists it handles (and replays) clicks
- * itself, so the recorder steps aside then.
+ * Clicks made after the first paint but before React has hydrated the page are remembered here and carried out once
+ * the page is ready, instead of being lost. A button named `data-early-click="<name>"` is handled by the component
+ * that asks for that name (`Purchase Now` waits for its captcha); any other `<button type="button">` (they all need
+ * JavaScript) is clicked again once React handles it. Choices in radio groups marked `data-early-choice` are kept too
+ * (React keeps the server's checked state when it hydrates). Links, GET forms and `<details>` work without JavaScript
+ * and are left alone. Once React's root exists it handles (and replays) events itself, so the recorder steps aside.
  */
-const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const record=(e)=>{if(hydrating())return;const c=e.target instanceof Element?e.target.closest("[data-early-click]"):null;if(!c)return;const n=c.getAttribute("data-early-click");if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};const choices=(window.__earlyChoices={});const choose=(e)=>{if(hydrating())return;const t=e.target;if(t instanceof HTMLInputElement&&t.hasAttribute("data-early-choice"))choices[t.name]=t.value;};document.addEventListener("click",record,true);document.addEventListener("change",choose,true);window.__stopEarlyClicks=()=>{document.removeEventListener("click",record,true);document.removeEventListener("change",choose,true);};})();`;
+const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const buttons=(window.__earlyClickedButtons=[]);const record=(e)=>{if(hydrating())return;const c=e.target instanceof Element?e.target.closest('[data-early-click],button[type="button"]'):null;if(!c)return;const n=c.getAttribute("data-early-click");if(n===null){if(!buttons.includes(c))buttons.push(c);}else if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};const choices=(window.__earlyChoices={});const choose=(e)=>{if(hydrating())return;const t=e.target;if(t instanceof HTMLInputElement&&t.hasAttribute("data-early-choice"))choices[t.name]=t.value;};document.addEventListener("click",record,true);document.addEventListener("change",choose,true);window.__stopEarlyClicks=()=>{document.removeEventListener("click",record,true);document.removeEventListener("change",choose,true);};})();`;
 
 declare global {
   interface Window {
     __earlyClicks?: string[];
+    __earlyClickedButtons?: HTMLElement[];
     __earlyChoices?: Record<string, string>;
     __stopEarlyClicks?: () => void;
   }
@@ -25,10 +27,17 @@ export function EarlyClickRecorder() {
   return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_CLICKS_SCRIPT }} />;
 }
 
-/** The page has hydrated: later clicks are React's. Called from the root, whose effects run after every child's. */
-export function useStopRecordingEarlyClicks() {
+/**
+ * The page has hydrated: later clicks are React's, and buttons clicked too early are clicked again now. Called from
+ * the root, whose effects run after every child's, so each button's handler and state are in place.
+ */
+export function useReplayEarlyClicks() {
   useEffect(() => {
     window.__stopEarlyClicks?.();
+    for (const button of window.__earlyClickedButtons?.splice(0) ?? []) {
+      button.removeAttribute("data-early-click-queued");
+      if (button.isConnected) button.click();
+    }
   }, []);
 }
 
