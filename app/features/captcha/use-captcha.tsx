@@ -1,6 +1,5 @@
-import type {} from "altcha/types/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { loadCaptchaWidget } from "./captcha-widget.client";
+import { solveCaptcha } from "./captcha-solver.client";
 
 export interface CaptchaHandle {
   /** The solved payload (base64), or undefined while the proof of work is still running. */
@@ -9,61 +8,47 @@ export interface CaptchaHandle {
   refresh(): void;
   /** Starts over if solving failed (e.g. the challenge could not be fetched); a solve in progress is left alone. */
   retryIfFailed(): void;
-  /** The hidden widget; render it once, anywhere on the page. */
-  widget: React.ReactNode;
 }
 
-/** A hidden ALTCHA widget that solves `challengeUrl` as soon as the page is open; the script loads only here. */
+/** How long before its challenge expires a solved payload is replaced, so a click never sends a stale one. */
+const RENEW_BEFORE_EXPIRY_MS = 30_000;
+
+/** Solves `challengeUrl` in a worker as soon as the page is ready, and again after each use or before it expires. */
 export function useCaptcha(challengeUrl: string): CaptchaHandle {
-  const [loaded, setLoaded] = useState(false);
   const [generation, setGeneration] = useState(0);
   const [payload, setPayload] = useState<string | undefined>();
-  const widgetRef = useRef<HTMLElement | null>(null);
-  const lastState = useRef<string | undefined>(undefined);
-
-  useEffect(() => {
-    let active = true;
-    loadCaptchaWidget()
-      .then(() => active && setLoaded(true))
-      .catch(() => {
-        // Without the widget the button says "Captcha not ready"; nothing else to do.
-      });
-    return () => {
-      active = false;
-    };
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation mounts a new widget element to listen to
-  useEffect(() => {
-    const widget = widgetRef.current;
-    if (!loaded || !widget) return;
-    const onStateChange = (event: Event) => {
-      const detail = (event as CustomEvent<{ state?: string; payload?: string }>).detail;
-      setPayload(detail?.state === "verified" && detail.payload ? detail.payload : undefined);
-      lastState.current = detail?.state;
-      // A solved challenge expires after 10 minutes on an idle page: solve a new one before the buyer needs it.
-      if (detail?.state === "expired") setGeneration((g) => g + 1);
-    };
-    widget.addEventListener("statechange", onStateChange);
-    return () => widget.removeEventListener("statechange", onStateChange);
-  }, [loaded, generation]);
+  const failed = useRef(false);
 
   const refresh = useCallback(() => {
-    lastState.current = undefined;
     setPayload(undefined);
     setGeneration((g) => g + 1);
   }, []);
 
-  // After a failure the widget reports "error" and then falls back to "unverified"; both mean nothing is running.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation is what asks for a fresh challenge
+  useEffect(() => {
+    const controller = new AbortController();
+    let renewTimer: number | undefined;
+    failed.current = false;
+    solveCaptcha(challengeUrl, controller.signal).then(
+      (solved) => {
+        if (controller.signal.aborted) return;
+        setPayload(solved.payload);
+        // A solved challenge expires after 10 minutes on an idle page: solve a new one before the buyer needs it.
+        if (solved.expiresAt !== undefined) renewTimer = window.setTimeout(refresh, Math.max(0, solved.expiresAt * 1000 - Date.now() - RENEW_BEFORE_EXPIRY_MS));
+      },
+      () => {
+        if (!controller.signal.aborted) failed.current = true;
+      },
+    );
+    return () => {
+      controller.abort();
+      window.clearTimeout(renewTimer);
+    };
+  }, [challengeUrl, generation]);
+
   const retryIfFailed = useCallback(() => {
-    if (lastState.current === "error" || lastState.current === "unverified") refresh();
+    if (failed.current) refresh();
   }, [refresh]);
 
-  const widget = loaded ? (
-    <div hidden key={generation}>
-      <altcha-widget ref={widgetRef} challenge={challengeUrl} auto="onload" display="invisible" name="altcha" />
-    </div>
-  ) : null;
-
-  return { payload, refresh, retryIfFailed, widget };
+  return { payload, refresh, retryIfFailed };
 }

@@ -174,7 +174,6 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
           "Purchase Now"
         )}
       </button>
-      {captcha.widget}
       {CheckoutModal ? (
         <CheckoutModal
           url={phase.name === "open" ? phase.url : undefined}

@@ -93,7 +93,6 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
       <div aria-live="polite" className="sr-only">
         {chat.lastBotMessage?.content}
       </div>
-      <div ref={refs.captchaHostRef} hidden />
 
       {phase === "complete" ? (
         <div className="flex gap-2 border-slate-700 border-t px-4 py-2">

@@ -1,5 +1,4 @@
 import { type KeyboardEvent, useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { loadCaptchaWidget } from "~/features/captcha/captcha-widget.client";
 import { solveCaptcha } from "~/features/captcha/captcha-solver.client";
 import { toast } from "~/features/layout/toasts";
 import {
@@ -48,7 +47,6 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const categoryTriggerRef = useRef<HTMLButtonElement>(null);
   const finishRef = useRef<HTMLButtonElement>(null);
-  const captchaHostRef = useRef<HTMLDivElement>(null);
   /** Where focus should go once the next state change has rendered (the target may not exist or be enabled yet). */
   const pendingFocus = useRef<FocusTarget | null>(null);
 
@@ -65,11 +63,6 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     const element = { input: inputRef, finish: finishRef, category: categoryTriggerRef }[target].current;
     element?.focus();
   }, [state]);
-
-  // The widget's captcha code is fetched only once the visitor actually opens the chat.
-  useEffect(() => {
-    if (open) loadCaptchaWidget().catch((error: unknown) => console.error("Support chat: captcha widget failed to load", error));
-  }, [open]);
 
   const messageCount = state.messages.length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever a message is added or the panel opens.
@@ -109,9 +102,7 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     dispatch({ type: "sending" });
     let outcome: "sent" | "failed" = "sent";
     try {
-      const host = captchaHostRef.current;
-      if (!host) throw new Error("Support chat: captcha host missing");
-      const altcha = await solveCaptcha(host);
+      const { payload: altcha } = await solveCaptcha();
       await postSupportRequest({ category: current.category, answers: current.answers, altcha });
       toast.success("Request submitted", { description: "Our support team will respond shortly." });
     } catch (error) {
@@ -166,7 +157,7 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     canSend: typing && answerProblem(state, draft) === null,
     showCounter: draft.length >= COUNTER_THRESHOLD,
     lastBotMessage: state.messages.findLast((m) => !m.isUser),
-    refs: { panelRef, listRef, inputRef, categoryTriggerRef, finishRef, captchaHostRef },
+    refs: { panelRef, listRef, inputRef, categoryTriggerRef, finishRef },
     chooseCategory,
     send,
     onInputKeyDown,
