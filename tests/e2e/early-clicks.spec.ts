@@ -67,6 +67,19 @@ test.describe("a click made before the page is ready", () => {
     await expect(page.getByRole("button", { name: "Play animation" })).toHaveAttribute("aria-pressed", "true");
   });
 
+  test("on a #hash link jumps there at once and moves focus to the target once the page is ready", async ({ page }) => {
+    const release = await holdFramework(page);
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await page.goto("/docs?product=vault", { waitUntil: "domcontentloaded" });
+    const target = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) });
+    await page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "App Crashing" }).click();
+    await expect(page).toHaveURL(/#app-crashing$/);
+    await expect(target).toBeInViewport();
+
+    release();
+    await expect(target).toBeFocused();
+  });
+
   test("after hydration a click is handled once, not replayed a second time", async ({ page }) => {
     await page.goto("/faq");
     await page.waitForFunction(() => window.__earlyClicks !== undefined && Object.keys(document).some((key) => key.startsWith("__reactContainer$")));

@@ -151,6 +151,9 @@ test.describe("/reviews page", () => {
     try {
       await page.goto(`${cold.url}/reviews`);
       await expect(page.getByText("Loading vouches...")).toBeVisible();
+      // The page's code starts after its first paint: let it ask for the list before the list is let through.
+      await waitForHydration(page);
+      await expect(page.getByText("Loading vouches...")).toBeVisible();
       release();
       await expect(page.getByText("Arrived late")).toBeVisible();
       await expect(page.getByText("Loading vouches...")).toHaveCount(0);

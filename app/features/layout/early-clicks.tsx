@@ -7,14 +7,16 @@ import { InlineStylesheetContext } from "./inline-stylesheet";
  * that asks for that name (`Purchase Now` waits for its captcha); any other `<button type="button">` (they all need
  * JavaScript) is clicked again once React handles it. Choices in radio groups marked `data-early-choice` are kept too
  * (React keeps the server's checked state when it hydrates). Links, GET forms and `<details>` work without JavaScript
- * and are left alone. Once React's root exists it handles (and replays) events itself, so the recorder steps aside.
+ * and are left alone; a `#hash` link's target also gets focus once the page is ready (`useSmoothHashLinks`). Once React's root exists it handles (and replays) events itself, so the recorder steps aside.
  */
-const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const buttons=(window.__earlyClickedButtons=[]);const record=(e)=>{if(hydrating())return;const c=e.target instanceof Element?e.target.closest('[data-early-click],button[type="button"]'):null;if(!c)return;const n=c.getAttribute("data-early-click");if(n===null){if(!buttons.includes(c))buttons.push(c);}else if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};const choices=(window.__earlyChoices={});const choose=(e)=>{if(hydrating())return;const t=e.target;if(t instanceof HTMLInputElement&&t.hasAttribute("data-early-choice"))choices[t.name]=t.value;};document.addEventListener("click",record,true);document.addEventListener("change",choose,true);window.__stopEarlyClicks=()=>{document.removeEventListener("click",record,true);document.removeEventListener("change",choose,true);};})();`;
+const EARLY_CLICKS_SCRIPT = `(()=>{const q=(window.__earlyClicks=[]);const hydrating=()=>Object.keys(document).some((k)=>k.startsWith("__reactContainer$"));const buttons=(window.__earlyClickedButtons=[]);const record=(e)=>{if(hydrating())return;const hashLink=e.target instanceof Element?e.target.closest('a[href^="#"]'):null;if(hashLink){window.__earlyHashLink=hashLink.getAttribute("href");return;}const c=e.target instanceof Element?e.target.closest('[data-early-click],button[type="button"]'):null;if(!c)return;const n=c.getAttribute("data-early-click");if(n===null){if(!buttons.includes(c))buttons.push(c);}else if(!q.includes(n))q.push(n);c.setAttribute("data-early-click-queued","");};const choices=(window.__earlyChoices={});const choose=(e)=>{if(hydrating())return;const t=e.target;if(t instanceof HTMLInputElement&&t.hasAttribute("data-early-choice"))choices[t.name]=t.value;};document.addEventListener("click",record,true);document.addEventListener("change",choose,true);window.__stopEarlyClicks=()=>{document.removeEventListener("click",record,true);document.removeEventListener("change",choose,true);};})();`;
 
 declare global {
   interface Window {
     __earlyClicks?: string[];
     __earlyClickedButtons?: HTMLElement[];
+    /** A `#hash` link followed before hydration: the browser jumped there; focus follows once the page is ready. */
+    __earlyHashLink?: string | null;
     __earlyChoices?: Record<string, string>;
     __stopEarlyClicks?: () => void;
   }

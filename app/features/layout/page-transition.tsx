@@ -78,18 +78,26 @@ export function useScrollToTopOnPathChange() {
 /** `#anchor` links scroll smoothly to their target and update the hash without a reload. */
 export function useSmoothHashLinks() {
   useEffect(() => {
+    const targetOf = (hash: string) => (hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null);
+    const focusTarget = (target: HTMLElement) => {
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    };
+    // A #hash link followed before the page was ready: the browser already jumped there; focus follows now.
+    const early = window.__earlyHashLink ? targetOf(window.__earlyHashLink) : null;
+    window.__earlyHashLink = null;
+    if (early && (document.activeElement === null || document.activeElement === document.body || document.activeElement.matches("a[href^='#']"))) focusTarget(early);
     const onClick = (event: globalThis.MouseEvent) => {
       if (event.defaultPrevented || event.button !== 0) return;
       const anchor = (event.target as Element | null)?.closest?.("a[href^='#']");
       if (!anchor) return;
       const hash = anchor.getAttribute("href") ?? "";
-      const target = hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+      const target = targetOf(hash);
       if (!target) return;
       event.preventDefault();
       target.scrollIntoView({ behavior: prefersReducedMotion() ? "auto" : "smooth", block: "start" });
       window.history.pushState(window.history.state, "", hash);
-      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
-      target.focus({ preventScroll: true });
+      focusTarget(target);
     };
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);
