@@ -13,7 +13,7 @@ const DOCUMENT = [
   '<script nonce="n0nce==">window.__reactRouterContext.streamController.close();</script></body></html>',
 ].join("");
 
-const EXPECTED = DOCUMENT.replace(/<link rel="modulepreload"[^>]*>/g, "").replace('type="module"', `type="${HELD_MODULE_TYPE}"`);
+const EXPECTED = DOCUMENT.replace(/<link rel="modulepreload"[^>]*>/g, "").replace('type="module" async=""', `type="${HELD_MODULE_TYPE}"`);
 
 async function throughTransform(chunks: Buffer[]): Promise<string> {
   return text(Readable.from(chunks).pipe(holdModuleScripts()));
@@ -27,7 +27,8 @@ describe("holding the module scripts until after the first paint", () => {
     expect(held).not.toContain('type="module"');
     expect(held).toContain('<link rel="icon" href="/favicon.svg"/>');
     expect(held).toContain('<script type="application/ld+json">{"a":1}</script>');
-    expect(held).toContain(`<script nonce="n0nce==" type="${HELD_MODULE_TYPE}" async="">import * as route0`);
+    // A data block may not be async (the Nu Html Checker says so).
+    expect(held).toContain(`<script nonce="n0nce==" type="${HELD_MODULE_TYPE}">import * as route0`);
   });
 
   it("gives the same document however the stream is cut, even inside a tag or a multi-byte character", async () => {

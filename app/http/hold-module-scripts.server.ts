@@ -3,11 +3,16 @@ import { StringDecoder } from "node:string_decoder";
 import { HELD_MODULE_TYPE } from "~/features/layout/boot-after-paint";
 
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*>/g;
-const MODULE_SCRIPT = /(<script\b[^>]*?) type="module"/g;
+const MODULE_SCRIPT = /<script\b([^>]*?) type="module"([^>]*)>/g;
 
-/** One complete piece of the document with its module preloads dropped and its module scripts held. */
+/**
+ * One complete piece of the document with its module preloads dropped and its module scripts held. A held script is
+ * a data block, which may not be `async` (the starter inserts a fresh module script, async by nature).
+ */
 export function holdModuleScriptsIn(html: string): string {
-  return html.replace(MODULE_PRELOAD, "").replace(MODULE_SCRIPT, `$1 type="${HELD_MODULE_TYPE}"`);
+  return html
+    .replace(MODULE_PRELOAD, "")
+    .replace(MODULE_SCRIPT, (_tag, before: string, after: string) => `<script${before} type="${HELD_MODULE_TYPE}"${after.replace(/ async(="[^"]*")?/, "")}>`);
 }
 
 /**
