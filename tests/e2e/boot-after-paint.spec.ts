@@ -1,8 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { HELD_MODULE_TYPE } from "~/features/layout/boot-after-paint";
-import { waitForHydration } from "../support/hydration";
-
-const FRAMEWORK_CHUNK = /\/assets\/entry\.client-[^/]+\.js$/;
+import { FRAMEWORK_CHUNK, holdFramework, waitForHydration } from "../support/hydration";
 
 /** Holds every request matching `pattern` until the page closes, so the page's `load` never fires. */
 async function holdForever(page: Page, pattern: RegExp) {
@@ -48,14 +46,7 @@ test.describe("the page paints before its scripts start", () => {
   });
 
   test("a duration chosen before the page is ready is the one it starts with", async ({ page }) => {
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(FRAMEWORK_CHUNK, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdFramework(page);
     await page.goto("/product/446894", { waitUntil: "domcontentloaded" });
     await page.getByRole("radio", { name: /Lifetime/ }).check();
 

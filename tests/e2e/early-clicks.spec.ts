@@ -1,17 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-
-/** Holds the framework chunk (React and React Router) until `release()`, so the page is painted but not yet hydrated. */
-async function holdFramework(page: Page) {
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
+import { expect, test } from "@playwright/test";
+import { holdFramework } from "../support/hydration";
 
 test.describe("a click made before the page is ready", () => {
   test("on Purchase Now is kept, shown as waiting, and opens the checkout once the page is ready", async ({ page }) => {

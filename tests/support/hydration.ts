@@ -41,3 +41,19 @@ export async function pauseClockSoon(page: Page, marginMs = 250): Promise<number
     }
   }
 }
+
+/** React Router's framework chunk (React and React Router), which the page's start-up fetches first. */
+export const FRAMEWORK_CHUNK = /\/assets\/entry\.client-[^/]+\.js$/;
+
+/** Holds the framework chunk until `release()`, so the page is painted but not yet hydrated. */
+export async function holdFramework(page: Page) {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(FRAMEWORK_CHUNK, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
