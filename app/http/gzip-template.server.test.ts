@@ -38,21 +38,34 @@ describe("gzip template", () => {
   });
 });
 
-describe("gzip template with a shared segment", () => {
-  it("reuses the segment's compressed bytes on every page and still decodes exactly", () => {
-    const stylesheet = Buffer.from(`body{color:red}${".card{padding:1rem}".repeat(500)}`);
-    const page = (title: string) => [Buffer.from(`<head><style nonce="`), Buffer.from(`">${stylesheet}</style></head><h1>${title}</h1><script nonce="`), Buffer.from('">x()</script>')];
-    const first = compressTemplate(page("One"), [stylesheet]);
-    const second = compressTemplate(page("Two"), [stylesheet]);
-    expect(gunzip(gzipChunks(first, Buffer.from("n1")))).toBe(page("One").map(String).join("n1"));
-    expect(gunzip(gzipChunks(second, Buffer.from("n2")))).toBe(page("Two").map(String).join("n2"));
-    const compressedStylesheet = zlib.deflateRawSync(stylesheet, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
-    expect(first.compressedParts[1]?.includes(compressedStylesheet)).toBe(true);
+describe("gzip template for slots of one length", () => {
+  const page = (title: string) =>
+    [`<head><style nonce="`, `">${".card{padding:1rem}".repeat(200)}</style></head><h1 class="card">${title}</h1><script nonce="`, `">x()</script><p class="card">${title}</p>`].map((p) => Buffer.from(p));
+
+  it("decodes exactly and is smaller than parts compressed on their own", () => {
+    const nonce = "n0nce+of/24characters===";
+    const primed = compressTemplate(page("One"), nonce.length);
+    expect(gunzip(gzipChunks(primed, Buffer.from(nonce)))).toBe(page("One").map(String).join(nonce));
+    const size = (chunks: Buffer[]) => chunks.reduce((sum, c) => sum + c.length, 0);
+    expect(size(gzipChunks(primed, Buffer.from(nonce)))).toBeLessThan(size(gzipChunks(compressTemplate(page("One")), Buffer.from(nonce))) - 20);
   });
 
-  it("works when the segment is absent or is a whole part", () => {
-    const segment = Buffer.from("shared");
-    expect(gunzip(gzipChunks(compressTemplate([Buffer.from("a"), Buffer.from("b")], [segment]), Buffer.from("-")))).toBe("a-b");
-    expect(gunzip(gzipChunks(compressTemplate([segment, segment], [segment]), Buffer.from("|")))).toBe("shared|shared");
+  it("round-trips any text and any slot of that length (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "grapheme", maxLength: 3000 }), { minLength: 1, maxLength: 6 }), fc.string({ minLength: 24, maxLength: 24, unit: "binary-ascii" }), (parts, slot) => {
+        const template = compressTemplate(parts.map((p) => Buffer.from(p)), 24);
+        expect(gunzip(gzipChunks(template, Buffer.from(slot)))).toBe(parts.join(slot));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("answers a slot of another length, and parts holding NUL bytes, correctly", () => {
+    const template = compressTemplate(page("Two"), 8);
+    expect(gunzip(gzipChunks(template, Buffer.from("longer than eight")))).toBe(page("Two").map(String).join("longer than eight"));
+    const withNul = [Buffer.from("a\0\0\0\0b"), Buffer.from("\0\0\0\0c")];
+    const unprimed = compressTemplate(withNul, 4);
+    expect(unprimed.slotLength).toBeUndefined();
+    expect(gunzip(gzipChunks(unprimed, Buffer.from("\0\0\0\0")))).toBe("a\0\0\0\0b\0\0\0\0\0\0\0\0c");
   });
 });

@@ -2,51 +2,42 @@ import zlib from "node:zlib";
 
 /**
  * Gzip for cached pages whose bytes differ per response only in their slots (the CSP nonce), without compressing
- * per response. Each fixed part is compressed once and ends in a full flush (byte-aligned, and nothing after it
- * refers back across it); per response the slot's bytes go in between as stored (uncompressed) deflate blocks, and
- * only the gzip trailer's CRC-32 is computed. Compressing the whole page per response cost ~10x the serving time.
+ * per response. Each fixed part is compressed once and ends byte-aligned; per response the slot's bytes go in
+ * between as stored (uncompressed) deflate blocks, and only the gzip trailer's CRC-32 is computed. Compressing the
+ * whole page per response cost ~10x the serving time.
+ *
+ * When every slot has one known length (a nonce always does), each part is compressed as a continuation of the
+ * parts before it (a preset dictionary of them, slots as NUL bytes), so it refers back to them as whole-page gzip
+ * would: ~1.5 KB less per page than parts compressed on their own. No back-reference can reach a slot's bytes, as
+ * no part holds a NUL byte (a part that does turns priming off), so the distances hold whatever the slot says.
  */
 export interface GzipTemplate {
   /** The fixed parts, as given. */
   parts: Buffer[];
-  /** Each part as raw deflate: full flush after all but the last, which ends the stream. */
+  /** Each part as raw deflate: flushed after all but the last, which ends the stream. */
   compressedParts: Buffer[];
+  /** The slot length the parts were compressed for; a slot of another length gets the page compressed whole. */
+  slotLength?: number;
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 const MAX_STORED_BLOCK = 0xffff;
+const DEFLATE_WINDOW = 32 * 1024;
 
-const FULL_FLUSH = { level: 6, finishFlush: zlib.constants.Z_FULL_FLUSH };
-const compressedShared = new WeakMap<Buffer, Buffer>();
-
-/**
- * Compresses the parts once. A `shared` segment (the inline stylesheet, the same on every page) is compressed the
- * first time only and reused wherever it occurs: it is most of a page's bytes.
- */
-export function compressTemplate(parts: Buffer[], shared: Buffer[] = []): GzipTemplate {
+/** Compresses the parts once; with `slotLength`, each part continues from the ones before it. */
+export function compressTemplate(parts: Buffer[], slotLength?: number): GzipTemplate {
+  const primed = slotLength !== undefined && !parts.some((part) => part.includes(0));
+  const placeholder = Buffer.alloc(slotLength ?? 0);
+  let history = Buffer.alloc(0);
   const compressedParts = parts.map((part, index) => {
-    const pieces: Buffer[] = [];
-    let rest = part;
-    for (const segment of shared) {
-      const at = segment.length > 0 ? rest.indexOf(segment) : -1;
-      if (at < 0) continue;
-      pieces.push(zlib.deflateRawSync(rest.subarray(0, at), FULL_FLUSH), compressedSegment(segment));
-      rest = rest.subarray(at + segment.length);
-    }
     const last = index === parts.length - 1;
-    pieces.push(zlib.deflateRawSync(rest, { level: 6, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_FULL_FLUSH }));
-    return Buffer.concat(pieces);
+    const options: zlib.ZlibOptions = { level: 6, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_FULL_FLUSH };
+    if (primed && history.length > 0) options.dictionary = history;
+    const compressed = zlib.deflateRawSync(part, options);
+    if (primed && !last) history = Buffer.concat([history, part, placeholder]).subarray(-DEFLATE_WINDOW);
+    return compressed;
   });
-  return { parts, compressedParts };
-}
-
-function compressedSegment(segment: Buffer): Buffer {
-  let compressed = compressedShared.get(segment);
-  if (!compressed) {
-    compressed = zlib.deflateRawSync(segment, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
-    compressedShared.set(segment, compressed);
-  }
-  return compressed;
+  return { parts, compressedParts, slotLength: primed ? slotLength : undefined };
 }
 
 /** Deflate stored blocks (not final) holding `bytes`; the stream is byte-aligned here, after a full flush. */
@@ -64,6 +55,7 @@ function storedBlocks(bytes: Buffer): Buffer[] {
 
 /** The gzip body, as chunks to write in order, of the template's parts joined with `slot`. */
 export function gzipChunks(template: GzipTemplate, slot: Buffer): Buffer[] {
+  if (template.slotLength !== undefined && slot.length !== template.slotLength) return [zlib.gzipSync(Buffer.concat(template.parts.flatMap((part, index) => (index > 0 ? [slot, part] : [part]))))];
   const chunks: Buffer[] = [GZIP_HEADER];
   // zlib's crc32 answers 0 (the initial value) for an empty buffer whatever the running value: skip those.
   const extend = (crc: number, bytes: Buffer) => (bytes.length > 0 ? zlib.crc32(bytes, crc) : crc);
