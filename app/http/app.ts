@@ -16,6 +16,7 @@ import { type Env, getEnv } from "~/platform/env.server";
 import { configureLogger, logger } from "~/platform/logger.server";
 import { closeRedis } from "~/platform/redis.server";
 import { baseSecurityHeaders, createNonce } from "./security-headers.server";
+import { SITE_CSS_PATH, serveSiteCss } from "./site-css.server";
 
 export { logger } from "~/platform/logger.server";
 export { answerErrors } from "./request-guard.server";
@@ -98,6 +99,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     const ok = await isDatabaseReachable();
     res.set("Cache-Control", "no-store").status(ok ? 200 : 503).json({ ok, database: ok ? "reachable" : "unreachable" });
   });
+
+  // The whole stylesheet, which pages inline only in part (docs/decisions/013).
+  app.get(SITE_CSS_PATH, serveSiteCss);
 
   app.use(legacyAliasRedirects(getContent().site.legacyAliases));
 

@@ -6,7 +6,7 @@ import type { CachePolicy } from "~/lib/route-cache";
 import { RENDER_TTL_MS, routeCachePolicyOf } from "./cache-headers.server";
 import { gzipChunks } from "./gzip-template.server";
 import { type CachedPage, createRenderCache, headersWithNonce } from "./render-cache.server";
-import { SITE_CSS_BYTES } from "./site-css.server";
+import { withPageStylesheet } from "./site-css.server";
 
 type Build = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -39,7 +39,7 @@ export function createPageHandler(
   // The adapter sends what it renders and keeps the Response to itself; a shared render is needed as text, and it
   // depends on the URL alone (no body, no cookies), so it goes to React Router's own handler as a bodiless Request.
   const renderFetch = createRequestHandler(build, mode);
-  const cache = createRenderCache({ sharedSegments: [SITE_CSS_BYTES] });
+  const cache = createRenderCache({ finishHtml: withPageStylesheet });
   const origin = new URL(publicUrl).origin;
 
   // The build once loaded, for labelling requests without waiting on it.

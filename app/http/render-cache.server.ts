@@ -32,8 +32,8 @@ export type RenderCacheResult = { page: CachedPage } | { uncacheable: Response }
 export interface RenderCacheOptions {
   /** Most URLs kept (query strings make the key space open-ended); the least recently used goes first. */
   maxEntries?: number;
-  /** Byte runs found in many pages (the inline stylesheet): compressed once for all of them. */
-  sharedSegments?: Buffer[];
+  /** Applied to a storable render's HTML once, before it is stored (the page's own part of the stylesheet). */
+  finishHtml?: (html: string) => string;
 }
 
 interface RenderContext {
@@ -44,7 +44,7 @@ interface RenderContext {
   uncacheable?: Response;
 }
 
-export function createRenderCache({ maxEntries = 100, sharedSegments = [] }: RenderCacheOptions = {}) {
+export function createRenderCache({ maxEntries = 100, finishHtml = (html) => html }: RenderCacheOptions = {}) {
   const pages = new LRUCache<string, CachedPage, RenderContext>({
     max: maxEntries,
     // An entry evicted while its render runs still answers the requests waiting on it.
@@ -56,7 +56,7 @@ export function createRenderCache({ maxEntries = 100, sharedSegments = [] }: Ren
         context.uncacheable = response;
         return undefined;
       }
-      return storedPage(response, nonce, sharedSegments);
+      return storedPage(response, nonce, finishHtml);
     },
   });
 
@@ -105,14 +105,15 @@ function isStorable(response: Response): boolean {
   );
 }
 
-async function storedPage(response: Response, nonce: string, sharedSegments: Buffer[]): Promise<CachedPage> {
-  const template = (await response.text()).replaceAll(nonce, NONCE_SLOT);
+async function storedPage(response: Response, nonce: string, finishHtml: (html: string) => string): Promise<CachedPage> {
+  const template = finishHtml(await response.text()).replaceAll(nonce, NONCE_SLOT);
   const headers: Array<[string, string]> = [];
   for (const [name, value] of response.headers) if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
   const etag = `W/"${crypto.createHash("sha1").update(template).digest("base64url")}"`;
+  // Every nonce has the length of this one (createNonce), so the parts can be compressed as one stream.
   const body = compressTemplate(
     template.split(NONCE_SLOT).map((part) => Buffer.from(part)),
-    sharedSegments,
+    Buffer.byteLength(nonce),
   );
   return { body, headers, etag };
 }

@@ -58,11 +58,16 @@ test.describe("compression and asset caching", () => {
     // The page's modules are named only inside its held module script (ADR 012), not in preloads.
     const script = /"(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeTruthy();
-    // The site stylesheet is inline in every page (ADR 011, covered by "/"); any CSS file a feature brings is checked too.
+    // A page inlines the rules it uses (ADR 013, covered by "/"); the whole stylesheet, and any CSS file a feature
+    // brings, are checked too.
+    const whole = /data-whole-stylesheet="([^"]+)"/.exec(html)?.[1];
+    expect(whole).toMatch(/^\/assets\/site-[\w-]+\.css$/);
     const stylesheets = fs.readdirSync(path.join(process.env.BUILD_DIR ?? "build", "client/assets")).filter((f) => f.endsWith(".css"));
     for (const [path, encoding] of [
       ["/", "br"],
       [script, "br"],
+      [whole, "br"],
+      [whole, "gzip"],
       ...stylesheets.map((file) => [`/assets/${file}`, "gzip"] as const),
       ["/api/reviews", "gzip"],
     ] as const) {
@@ -79,7 +84,7 @@ test.describe("compression and asset caching", () => {
       expect(res.headers().vary).toMatch(/Accept-Encoding/i);
       const nonce = nonceOf(res.headers()["content-security-policy"] ?? "") ?? "";
       const html = await res.text();
-      expect(html).toContain(`<style id="site-css" nonce="${nonce}">`);
+      expect(html).toContain(`<style id="site-css" nonce="${nonce}" data-whole-stylesheet="`);
       expect(html).toContain("Frequently Asked Questions");
       nonces.add(nonce);
     }
@@ -92,9 +97,16 @@ test.describe("compression and asset caching", () => {
     const nonce = nonceOf(res.headers()["content-security-policy"] ?? "");
     const head = html.slice(0, html.indexOf("</head>"));
     // Plain string search: a base64 nonce may hold "+" or "/".
-    const styleOpen = `<style id="site-css" nonce="${nonce}">`;
+    const styleOpen = `<style id="site-css" nonce="${nonce}" data-whole-stylesheet="`;
     expect(head).toContain(styleOpen);
-    expect(head.slice(head.indexOf(styleOpen), head.indexOf("</style>"))).toContain(".sr-only{");
+    const inline = head.slice(head.indexOf(styleOpen), head.indexOf("</style>"));
+    expect(inline).toContain(".sr-only{");
+    // Only the rules this page uses (ADR 013): the video pages' `aspect-video` is in the whole stylesheet alone.
+    const whole = await (await request.get(/data-whole-stylesheet="([^"]+)"/.exec(head)?.[1] ?? "")).text();
+    expect(whole).toContain(".sr-only{");
+    expect(whole).toContain(".aspect-video{");
+    expect(html.includes("aspect-video")).toBe(false);
+    expect(inline.length).toBeLessThan(whole.length * 0.6);
     expect(head).not.toMatch(/<link[^>]+rel="stylesheet"/);
     expect(head).not.toMatch(/<script(?![^>]*(type="module"|type="application\/ld\+json"|async))[^>]*src=/);
   });

@@ -3,12 +3,18 @@ import { createContext, useContext } from "react";
 /** The site's one stylesheet and the response's CSP nonce, handed to the document by `entry.server.tsx`. */
 export const InlineStylesheetContext = createContext<{ css: string; nonce: string } | null>(null);
 
-const STYLESHEET_ID = "site-css";
+export const STYLESHEET_ID = "site-css";
+/**
+ * Set by the render cache on a page that inlines only the rules it uses (docs/decisions/013): the whole
+ * stylesheet's URL, which `boot-after-paint.tsx` loads before the framework starts.
+ */
+export const WHOLE_STYLESHEET_ATTRIBUTE = "data-whole-stylesheet";
 
 /**
  * The stylesheet goes inline in `<head>`: a linked one is render-blocking and shares the first round trips with the
  * module scripts, which made it the slowest part of every first paint. The client reads back the text the server
- * sent, so hydration sees the very same element and the client bundle carries no CSS.
+ * sent, so hydration sees the very same element and the client bundle carries no CSS. A cached page keeps only the
+ * rules it uses here (`app/http/site-css.server.ts`); the rest arrives after the first paint.
  */
 export function InlineStylesheet() {
   const server = useContext(InlineStylesheetContext);
