@@ -1,5 +1,5 @@
 import { useNavigation } from "react-router";
-import { categoriesInCatalogue } from "~/features/catalog/catalog";
+import { categoriesInCatalogue, productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
 import { filterProducts, hasActiveFilters, parseFilters } from "~/features/catalog/filtering";
 import { ProductGrid } from "~/features/catalog/product-grid";
@@ -14,7 +14,7 @@ export function loader({ request }: Route.LoaderArgs) {
   const { site, products } = getContent();
   const categories = categoriesInCatalogue(site.categories, products);
   const filters = parseFilters(new URL(request.url).searchParams, categories.map((c) => c.value));
-  return { filters, categories, products: filterProducts(products, filters), total: products.length };
+  return { filters, categories, products: productCards(filterProducts(products, filters)), total: products.length };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

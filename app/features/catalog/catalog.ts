@@ -40,8 +40,22 @@ export function categoriesInCatalogue(categories: Site["categories"], products: 
 }
 
 /** The home page tiles in the order the site lists them. */
-export function homeTileProducts(ids: readonly number[], products: readonly Product[]): Product[] {
-  return ids.flatMap((id) => products.filter((p) => p.id === id));
+export function homeTileProducts(ids: readonly number[], products: readonly Product[]): ProductTileData[] {
+  // Only what a tile shows: the loader's data rides inline in the page, whose first round trip it shares.
+  return ids.flatMap((id) => products.filter((p) => p.id === id)).map(({ id, name, price, cardImage }) => ({ id, name, price, cardImage }));
+}
+
+/** What a home-page tile shows of a product. */
+export type ProductTileData = Pick<Product, "id" | "name" | "price" | "cardImage">;
+
+/** How many features a catalogue card lists. */
+export const CARD_FEATURES = 4;
+
+/** What a catalogue card shows of a product (its gallery, description and durations stay on the product page). */
+export type ProductCardData = Pick<Product, "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage">;
+
+export function productCards(products: readonly Product[]): ProductCardData[] {
+  return products.map(({ id, name, price, originalPrice, badges, features, cardImage }) => ({ id, name, price, originalPrice, badges, features: features.slice(0, CARD_FEATURES), cardImage }));
 }
 
 /** True when two URLs of a product page differ only in `?duration=` or `?quantity=` (a selection change, nothing to reload). */

@@ -1,7 +1,6 @@
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { Product } from "./catalog.content";
 import { TransitionLink } from "~/features/layout/page-transition";
-import { productPath } from "./catalog";
+import { CARD_FEATURES, type ProductCardData, productPath } from "./catalog";
 import { ProductBadges } from "./product-badges";
 import { ProductPrice } from "./product-price";
 
@@ -9,7 +8,7 @@ import { ProductPrice } from "./product-price";
  * A catalogue card. The name link is stretched over the whole card, so a click anywhere opens the product;
  * the `Purchase` link sits above it and goes to the same page.
  */
-export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
+export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
   const href = productPath(product);
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 shadow-lg shadow-black/20 transition hover:-translate-y-0.5 hover:border-sky-400/50 focus-within:border-sky-400/60">
@@ -31,7 +30,7 @@ export function ProductCard({ product, eager = false }: { product: Product; eage
         </h2>
         {product.features.length > 0 ? (
           <ul className="space-y-1.5 text-sm text-slate-300">
-            {product.features.slice(0, 4).map((feature) => (
+            {product.features.slice(0, CARD_FEATURES).map((feature) => (
               <li key={feature} className="flex gap-2">
                 <CheckIcon />
                 {feature}

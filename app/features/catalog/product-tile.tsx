@@ -1,10 +1,9 @@
-import type { Product } from "./catalog.content";
 import { TransitionLink } from "~/features/layout/page-transition";
-import { productPath } from "./catalog";
+import { type ProductTileData, productPath } from "./catalog";
 import { formatUsd, priceCents } from "./pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */
-export function ProductTile({ product }: { product: Product }) {
+export function ProductTile({ product }: { product: ProductTileData }) {
   return (
     <TransitionLink
       to={productPath(product)}
