@@ -36,6 +36,8 @@ test.describe("top bar and navigation", () => {
   ] as const) {
     test(`marks ${label} as the current page on ${path}`, async ({ page }) => {
       await page.goto(path);
+      // Until hydration the phone menu's no-JavaScript <details> holds a second copy of the list (nav-menu.tsx).
+      await waitForHydration(page);
       await expect(mainNav(page).locator('[aria-current="page"]')).toHaveCount(1);
       await expect(mainNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
     });
