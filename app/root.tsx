@@ -19,11 +19,6 @@ export function loader() {
   return { layout: toLayoutData(getContent().site, getEnv().PUBLIC_URL) };
 }
 
-export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
-];
-
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
 export const meta: Route.MetaFunction = ({ error }) => {
   if (!error) return [];
@@ -41,6 +36,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#020617" />
         <InlineStylesheet />
         <Meta />
+        {/* Written here, not as `links`: <Links> gives every link the CSP nonce, 24 bytes no icon needs. */}
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <Links />
       </head>
       <body className="min-h-screen">
