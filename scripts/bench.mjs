@@ -4,6 +4,7 @@
 // server's memory. Figures go into docs/performance.md by hand, with this command.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -23,6 +24,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const FIRST_ROUND_TRIP_BYTES = 10 * 1460;
 const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 const kb = (bytes) => (bytes / 1024).toFixed(1);
@@ -59,6 +61,15 @@ try {
   console.log("\n## First-load JavaScript on / (from the build manifest, compressed)");
   const firstLoad = firstLoadJs("/", "routes/home");
   console.log(`${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`);
+
+  console.log("\n## Documents as a browser gets them (gzip body + response headers)");
+  console.log(`A new connection's first round trip carries ${FIRST_ROUND_TRIP_BYTES} bytes (10 TCP segments, as Lighthouse's simulation models it); a page past that waits one more round trip.`);
+  console.log("| route | body | headers | total | first round trip |");
+  console.log("|---|---|---|---|---|");
+  for (const route of LIGHTHOUSE_ROUTES) {
+    const document = await documentSize(server.url + route);
+    console.log(`| ${route} | ${document.body} B | ${document.headers} B | ${document.body + document.headers} B | ${document.body + document.headers <= FIRST_ROUND_TRIP_BYTES ? "fits" : "spills over"} |`);
+  }
 
   console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling), ${LIGHTHOUSE_RUNS} run(s) per page: median (min–max)`);
   console.log("Each route beside the same page with its scripts taken out (the limit for that page); ratio = ours / no-script, medians.");
@@ -123,6 +134,23 @@ try {
   }
 } finally {
   await server.stop();
+}
+
+/** The bytes of `url`'s response as a browser asking for gzip receives them: encoded body, and headers as sent. */
+function documentSize(url) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } }, (response) => {
+      let body = 0;
+      response.on("data", (chunk) => (body += chunk.length));
+      response.on("end", () => {
+        // Status line, each header line and the blank line, as HTTP/1.1 puts them on the wire.
+        const lines = [`HTTP/1.1 ${response.statusCode} ${response.statusMessage}`];
+        for (let i = 0; i < response.rawHeaders.length; i += 2) lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
+        resolve({ body, headers: Buffer.byteLength(`${lines.join("\r\n")}\r\n\r\n`) });
+      });
+    });
+    request.on("error", reject);
+  });
 }
 
 function median(values) {
