@@ -74,6 +74,8 @@ try {
   console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling), ${LIGHTHOUSE_RUNS} run(s) per page: median (min–max)`);
   console.log("Each route beside the same page with its scripts taken out (the limit for that page); ratio = ours / no-script, medians;");
   console.log("runs at target = the runs with performance 100 and TBT ≤ 50 ms, of those that completed.");
+  // Blocking time scales with whatever else runs on the machine: the load says whether a run can be compared.
+  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   console.log("| route | perf | FCP | LCP | TBT | CLS | a11y | BP | SEO | JS transferred | total transferred | runs at target | FCP ratio | LCP ratio |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? ensureChromium(), chromeFlags: CHROME_FLAGS });
