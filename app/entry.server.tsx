@@ -27,8 +27,9 @@ export default function handleRequest(
   const handles = matches.map((m) => routerContext.routeModules[m.route.id]?.handle);
   const routeSecurity = routeSecurityOf(handles);
   const cachePolicy = routeCachePolicyOf(handles);
-  // Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
+  // Crawlers and no-JS clients get the whole document at once; browsers get it streamed, except a shareable page: the
+  // render cache stores it whole for everyone, and streamed it would carry React's boundary scripts (~0.6 KB gzip).
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode || cachePolicy !== "private";
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let abortTimer: ReturnType<typeof setTimeout> | undefined;

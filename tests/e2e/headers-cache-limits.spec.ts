@@ -42,6 +42,18 @@ test.describe("HTML responses", () => {
     expect(await again.body()).toHaveLength(0);
   });
 
+  test("of a shareable page are rendered whole, whichever client's request renders them for the cache", async ({ request }) => {
+    // A browser's request would get React's streamed form (boundary templates and their scripts); stored, everyone would.
+    const url = `/product/446894?rendered-by=browser-${Date.now()}`;
+    const chrome = "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Mobile Safari/537.36";
+    for (let i = 0; i < 2; i++) {
+      const html = await (await request.get(url, { headers: { "User-Agent": chrome } })).text();
+      expect(html).toContain("Kestrel Studio");
+      expect(html).not.toContain('<template id="B:');
+      expect(html).not.toContain("$RC");
+    }
+  });
+
   test("are never stored for the success page and the 404 page", async ({ request }) => {
     for (const path of ["/purchase/success", "/no-such-page"]) {
       const res = await request.get(path);
