@@ -25,6 +25,11 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const FIRST_ROUND_TRIP_BYTES = 10 * 1460;
+// What Lighthouse's mobile run sends: a page's render can depend on the user agent (crawlers get it unstreamed).
+const BROWSER_HEADERS = {
+  "user-agent": "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Mobile Safari/537.36",
+  "accept-encoding": "gzip, deflate, br, zstd",
+};
 const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 const kb = (bytes) => (bytes / 1024).toFixed(1);
@@ -55,7 +60,7 @@ const measureIdleRss = async () => {
 
 try {
   // Warm-up: every page once, so code paths are compiled and first renders cached.
-  for (const route of [...LIGHTHOUSE_ROUTES, ...LOAD_ROUTES]) await (await fetch(server.url + route)).arrayBuffer();
+  for (const route of [...LIGHTHOUSE_ROUTES, ...LOAD_ROUTES]) await (await fetch(server.url + route, { headers: BROWSER_HEADERS })).arrayBuffer();
   const idleRss = await measureIdleRss();
 
   console.log("\n## First-load JavaScript on / (from the build manifest, compressed)");
@@ -139,10 +144,10 @@ try {
   await server.stop();
 }
 
-/** The bytes of `url`'s response as a browser asking for gzip receives them: encoded body, and headers as sent. */
+/** The bytes of `url`'s response as a browser receives them: encoded body, and headers as sent. */
 function documentSize(url) {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } }, (response) => {
+    const request = http.get(url, { headers: BROWSER_HEADERS }, (response) => {
       let body = 0;
       response.on("data", (chunk) => (body += chunk.length));
       response.on("end", () => {
