@@ -24,6 +24,8 @@ describe("what a selector needs from the page", () => {
   it("looks inside :is(), :where() and :has()", () => {
     expect(selectorNeeds(".group-hover\\:x:is(:where(.group):hover *)")).toEqual({ classes: ["group-hover:x", "group"], elements: [] });
     expect(selectorNeeds(".has-checked\\:x:has(input:checked)")).toEqual({ classes: ["has-checked:x"], elements: ["input"] });
+    // A list inside needs only one of its selectors: none of them is required.
+    expect(selectorNeeds(":is(.a,.b) p")).toEqual({ classes: [], elements: ["p"] });
   });
 });
 

@@ -183,22 +183,29 @@ function skipBalanced(text: string, at: number): number {
   return i;
 }
 
+/** Index of the first of `stops` at or after `from` outside strings, brackets and escapes, or the text's length. */
+function indexOfTopLevel(text: string, from: number, stops: string): number {
+  let i = from;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "\\") i += 2;
+    else if (c === '"' || c === "'") i = skipString(text, i);
+    else if (c === "(" || c === "[") i = skipBalanced(text, i);
+    else if (stops.includes(c)) return i;
+    else i++;
+  }
+  return text.length;
+}
+
 /** Splits at `separator` outside strings, brackets and escapes. */
 function splitTopLevel(text: string, separator: string): string[] {
   const parts: string[] = [];
   let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === "\\") i += 2;
-    else if (c === '"' || c === "'") i = skipString(text, i);
-    else if (c === "(" || c === "[") i = skipBalanced(text, i);
-    else if (c === separator) {
-      parts.push(text.slice(start, i));
-      start = ++i;
-    } else i++;
+  while (start <= text.length) {
+    const end = indexOfTopLevel(text, start, separator);
+    parts.push(text.slice(start, end));
+    start = end + 1;
   }
-  parts.push(text.slice(start));
   return parts;
 }
 
@@ -214,14 +221,7 @@ function parseBlockContents(text: string): CssNode[] {
       continue;
     }
     // The prelude runs to the first `{` or `;` outside strings and brackets.
-    let j = i;
-    while (j < text.length && text[j] !== "{" && text[j] !== ";") {
-      const c = text[j];
-      if (c === "\\") j += 2;
-      else if (c === '"' || c === "'") j = skipString(text, j);
-      else if (c === "(" || c === "[") j = skipBalanced(text, j);
-      else j++;
-    }
+    const j = indexOfTopLevel(text, i, "{;");
     const prelude = text.slice(i, j).trim();
     if (j >= text.length || text[j] === ";") {
       if (prelude) nodes.push({ kind: "other", text: `${prelude};` });
@@ -298,10 +298,13 @@ export function selectorNeeds(selector: string): SelectorNeeds {
       compoundStart = false;
       i = next;
       if (selector[i] === "(") {
-        if (SELECTOR_ARGUMENT.has(name.toLowerCase())) {
+        const end = skipBalanced(selector, i);
+        // A selector list matches with any one of its selectors, so it requires none of them in particular.
+        const single = splitTopLevel(selector.slice(i + 1, end - 1), ",").length === 1;
+        if (SELECTOR_ARGUMENT.has(name.toLowerCase()) && single) {
           compoundStart = true;
           i++;
-        } else i = skipBalanced(selector, i);
+        } else i = end;
       }
     } else if (c === '"' || c === "'") {
       i = skipString(selector, i);
