@@ -2,6 +2,7 @@ import express from "express";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import { legacyAliasRedirects } from "~/features/catalog/legacy-aliases.server";
+import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { seedStatusEntries } from "~/features/status/status.server";
@@ -34,6 +35,8 @@ export async function boot(): Promise<Env> {
   const env = getEnv();
   configureLogger();
   const content = getContent();
+  // The catalogue's search index is built before the first request, not by it.
+  getCatalogue();
   await initDatabase((db) => seedStatusEntries(db, content.status));
   // Background work (outbox delivery, reviews refresh) registers here with onShutdown(stop).
   onShutdown(startReviewsRefresher());

@@ -69,6 +69,16 @@ describe("render cache", () => {
     expect(cache.get("/c")).toBeDefined();
   });
 
+  it("keeps URLs with a query string in their own budget, so a flood of searches never evicts the plain pages", async () => {
+    const cache = createRenderCache({ maxEntries: 3, maxQueryEntries: 2 });
+    const store = (url: string) => cache.fetch(url, 5_000, async () => ({ response: page(`<p>${url}</p>`), nonce: "n" }));
+    for (const url of ["/", "/products", "/product/1"]) await store(url);
+    for (let i = 0; i < 50; i++) await store(`/products?q=flood${i}`);
+    expect(cache.size).toBe(5);
+    for (const url of ["/", "/products", "/product/1", "/products?q=flood49", "/products?q=flood48"]) expect(cache.get(url)).toBeDefined();
+    expect(cache.get("/products?q=flood47")).toBeUndefined();
+  });
+
   it("counts a stored page as a hit", async () => {
     const cache = createRenderCache();
     await cache.fetch("/docs", 5_000, async () => ({ response: page("<p>docs</p>"), nonce: "n" }));

@@ -30,8 +30,13 @@ export interface PageRender {
 export type RenderCacheResult = { page: CachedPage } | { uncacheable: Response } | { rendered: false };
 
 export interface RenderCacheOptions {
-  /** Most URLs kept (query strings make the key space open-ended); the least recently used goes first. */
+  /** Most URLs without a query string kept; the least recently used goes first. */
   maxEntries?: number;
+  /**
+   * Most URLs with a query string kept, apart from the others: searches make that key space open-ended, and a flood
+   * of them must not push out the home page, the catalogue or the product pages.
+   */
+  maxQueryEntries?: number;
   /** Applied to a storable render's HTML once, before it is stored (the page's own part of the stylesheet). */
   finishHtml?: (html: string) => string;
 }
@@ -44,26 +49,31 @@ interface RenderContext {
   uncacheable?: Response;
 }
 
-export function createRenderCache({ maxEntries = 100, finishHtml = (html) => html }: RenderCacheOptions = {}) {
-  const pages = new LRUCache<string, CachedPage, RenderContext>({
-    max: maxEntries,
-    // An entry evicted while its render runs still answers the requests waiting on it.
-    ignoreFetchAbort: true,
-    fetchMethod: async (_url, _stale, { context }) => {
-      context.ranRender = true;
-      const { response, nonce } = await context.render();
-      if (!isStorable(response)) {
-        context.uncacheable = response;
-        return undefined;
-      }
-      return storedPage(response, nonce, finishHtml);
-    },
-  });
+/** 75 + 25: the cache holds at most 100 pages. */
+export function createRenderCache({ maxEntries = 75, maxQueryEntries = 25, finishHtml = (html) => html }: RenderCacheOptions = {}) {
+  const budget = (max: number) =>
+    new LRUCache<string, CachedPage, RenderContext>({
+      max,
+      // An entry evicted while its render runs still answers the requests waiting on it.
+      ignoreFetchAbort: true,
+      fetchMethod: async (_url, _stale, { context }) => {
+        context.ranRender = true;
+        const { response, nonce } = await context.render();
+        if (!isStorable(response)) {
+          context.uncacheable = response;
+          return undefined;
+        }
+        return storedPage(response, nonce, finishHtml);
+      },
+    });
+  const pathPages = budget(maxEntries);
+  const queryPages = budget(maxQueryEntries);
+  const pagesFor = (url: string) => (url.includes("?") ? queryPages : pathPages);
 
   return {
     /** A stored, unexpired render of `url`. */
     get(url: string): CachedPage | undefined {
-      const page = pages.get(url);
+      const page = pagesFor(url).get(url);
       if (page) renderCacheLookups.inc({ result: "hit" });
       return page;
     },
@@ -73,6 +83,7 @@ export function createRenderCache({ maxEntries = 100, finishHtml = (html) => htm
      * `ttlMs` when storable; otherwise the caller that ran it gets the response, and the others `rendered: false`.
      */
     async fetch(url: string, ttlMs: number, render: () => Promise<PageRender>): Promise<RenderCacheResult> {
+      const pages = pagesFor(url);
       const hit = pages.get(url);
       if (hit) {
         renderCacheLookups.inc({ result: "hit" });
@@ -88,7 +99,7 @@ export function createRenderCache({ maxEntries = 100, finishHtml = (html) => htm
 
     /** How many URLs are stored. */
     get size() {
-      return pages.size;
+      return pathPages.size + queryPages.size;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { onlySelectionChanged, parseProductId } from "~/features/catalog/catalog";
+import { onlySelectionChanged, parseProductId, productTiles } from "~/features/catalog/catalog";
+import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
 import { CheckIcon } from "~/features/catalog/product-card";
@@ -12,7 +13,8 @@ import { PurchaseArea } from "~/features/catalog/purchase-area";
 import { QuantityField, useSelectedQuantity } from "~/features/catalog/quantity-field";
 import { checkoutPageSettings } from "~/features/checkout/checkout.server";
 import { CouponField, useCouponCode } from "~/features/checkout/coupon-field";
-import { getContent, getProduct } from "~/features/content/content.server";
+import { RelatedProducts } from "~/features/catalog/related-products";
+import { getContent } from "~/features/content/content.server";
 import { JsonLd } from "~/features/layout/json-ld";
 import { pageMeta } from "~/features/layout/page-meta";
 import { breadcrumbJsonLd, productJsonLd } from "~/features/layout/structured-data";
@@ -24,15 +26,20 @@ import type { Route } from "./+types/product";
 
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
+/** How many products of the same category end the page. */
+const RELATED_PRODUCTS = 4;
+
 export async function loader({ params }: Route.LoaderArgs) {
   const id = parseProductId(params.id);
-  const product = id === null ? undefined : getProduct(id);
+  const catalogue = getCatalogue();
+  const product = id === null ? undefined : catalogue.product(id);
   if (!product) throw data({ message: "Product not found" }, { status: 404 });
   const { site } = getContent();
   const categoryLabel = site.categories.find((c) => c.value === product.category)?.label ?? product.category;
   // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
   const reviews = await cachedReviewsForPage("product");
-  return { product, categoryLabel, reviews, brand: site.brand, community: site.community, checkout: checkoutPageSettings() };
+  const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
+  return { product, categoryLabel, related, reviews, brand: site.brand, community: site.community, checkout: checkoutPageSettings() };
 }
 
 // Changing `?duration=` only moves the selection: nothing to reload.
@@ -139,6 +146,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
       <div className="mt-16">
         <ProductReviews productId={product.id} initial={loaderData.reviews} />
       </div>
+      <RelatedProducts heading={`More ${categoryLabel.toLowerCase()}`} products={loaderData.related} />
     </div>
   );
 }

@@ -1,44 +1,70 @@
-import { useNavigation } from "react-router";
-import { categoriesInCatalogue, productCards } from "~/features/catalog/catalog";
+import { useEffect, useRef } from "react";
+import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { catalogueStatus, productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
-import { filterProducts, hasActiveFilters, parseFilters } from "~/features/catalog/filtering";
+import { CatalogPagination } from "~/features/catalog/catalog-pagination";
+import { queryCatalogue } from "~/features/catalog/catalogue.server";
+import { catalogSearch, hasActiveFilters, parseCatalogView } from "~/features/catalog/filtering";
 import { ProductGrid } from "~/features/catalog/product-grid";
 import { getContent } from "~/features/content/content.server";
 import { pageMeta } from "~/features/layout/page-meta";
+import { prefersReducedMotion } from "~/features/layout/page-transition";
 import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/products";
 
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
-  const { site, products } = getContent();
-  const categories = categoriesInCatalogue(site.categories, products);
-  const filters = parseFilters(new URL(request.url).searchParams, categories.map((c) => c.value));
-  return { filters, categories, products: productCards(filterProducts(products, filters)), total: products.length };
+  const view = parseCatalogView(new URL(request.url).searchParams, getContent().site.categories.map((c) => c.value));
+  const result = queryCatalogue({ ...view.filters, sort: view.sort, page: view.page });
+  if (view.page > result.pageCount) {
+    throw data({ message: "Page not found", firstPage: `/products${catalogSearch({ ...view, page: 1 })}` }, { status: 404 });
+  }
+  // Only the page's cards travel: nothing in the page grows with the catalogue.
+  const { total, size, page, pageSize, pageCount, facets } = result;
+  return { view, products: productCards(result.items), total, size, page, pageSize, pageCount, facets };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches[0].loaderData, {
-    title: "Products",
-    description: "Browse Kestrel Software's Windows utilities and creator tools. Search, filter by category and price, and pick a licence from one day to lifetime.",
-    path: "/products",
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const description = "Browse Kestrel Software's Windows utilities and creator tools. Search, filter by category and price, and pick a licence from one day to lifetime.";
+  if (!loaderData) return pageMeta(matches[0].loaderData, { title: "Page not found", description, path: "/products", noindex: true });
+  const { view, page, pageCount } = loaderData;
+  return pageMeta(matches[0].loaderData, {
+    title: page > 1 ? `Products, page ${page} of ${pageCount}` : "Products",
+    description,
+    // The clean URL of what is shown: a malformed page number or an unknown sort is not part of it.
+    path: `/products${catalogSearch(view)}`,
   });
+};
+
+/** After a page link, focus and scroll go to the top of the results, where the new count is read out. */
+function useFocusResultsAfterPaging() {
+  const location = useLocation();
+  const status = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!(location.state as { focusResults?: boolean } | null)?.focusResults || !status.current) return;
+    status.current.focus({ preventScroll: true });
+    status.current.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }, [location]);
+  return status;
+}
 
 export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
-  const { filters, categories, products, total } = loaderData;
-  const filtered = hasActiveFilters(filters);
+  const { view, facets, products, total, size, page, pageSize, pageCount } = loaderData;
   // Dim the results while new ones load after a filter change.
   const navigation = useNavigation();
   const updating = navigation.state === "loading" && navigation.location.pathname === "/products";
+  const status = useFocusResultsAfterPaging();
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
       <header className="mb-8">
         <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">Products</h1>
         <p className="mt-2 text-slate-300">Premium Windows software with licences from one day to lifetime.</p>
       </header>
-      <CatalogFilterForm filters={filters} categories={categories} />
-      <p role="status" className="mt-6 mb-4 text-sm text-slate-300">
-        {filtered ? `Showing ${products.length} of ${total} products` : `${total} products`}
+      <CatalogFilterForm filters={view.filters} sort={view.sort} categories={facets} />
+      <p ref={status} role="status" tabIndex={-1} className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-slate-300 focus:outline-none">
+        {catalogueStatus({ total, size, page, pageSize, pageCount, filtered: hasActiveFilters(view.filters) })}
       </p>
       <div aria-busy={updating} className={`transition-opacity ${updating ? "opacity-60" : ""}`}>
         {products.length > 0 ? (
@@ -48,6 +74,27 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
             <p className="text-lg text-slate-200">No products found matching your criteria.</p>
           </div>
         )}
+      </div>
+      <CatalogPagination page={page} pageCount={pageCount} hrefOf={(p) => `/products${catalogSearch({ ...view, page: p })}`} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  const firstPage = (error.data as { firstPage?: string } | undefined)?.firstPage ?? "/products";
+  return (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-4xl font-bold text-white">Page not found</h1>
+      <p className="mt-4 text-slate-300">The catalogue has fewer pages than that.</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <Link to={firstPage} className={buttonStyles.primary}>
+          Go to the first page
+        </Link>
+        <Link to="/" className={buttonStyles.secondary}>
+          Return to Home
+        </Link>
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { getProduct } from "~/features/content/content.server";
+import { getProduct } from "~/features/catalog/catalogue.server";
 import { pageMeta } from "~/features/layout/page-meta";
 import { PurchaseSuccess } from "~/features/orders/purchase-success";
 import { orderedProductId } from "~/features/orders/orders.server";

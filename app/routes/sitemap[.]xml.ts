@@ -1,4 +1,4 @@
-import { getContent } from "~/features/content/content.server";
+import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { LEGAL_PAGES } from "~/features/legal/legal-pages";
 import { getEnv } from "~/platform/env.server";
 
@@ -6,7 +6,7 @@ const SITEMAP_STATIC_PATHS = ["/", "/products", "/status", "/reviews", "/reselle
 
 export function loader() {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");
-  const paths = [...SITEMAP_STATIC_PATHS, ...getContent().products.map((p) => `/product/${p.id}`)];
+  const paths = [...SITEMAP_STATIC_PATHS, ...getCatalogue().all().map((p) => `/product/${p.id}`)];
   const urls = paths.map((p) => `  <url><loc>${base}${p}</loc></url>`).join("\n");
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" } });

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { type CatalogFilters, filtersToSearch, parseFilters } from "./filtering";
+import type { CategoryFacet } from "./catalogue-query.server";
+import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters, SORT_LABELS } from "./filtering";
 
 /** Typing pauses this long before the results (and the URL) follow. */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -34,27 +35,30 @@ interface Draft {
   categories: string[];
   min: string;
   max: string;
+  sort: CatalogSort;
 }
 
-function draftFrom(filters: CatalogFilters): Draft {
-  return { q: filters.q, categories: filters.categories, min: filters.min?.toString() ?? "", max: filters.max?.toString() ?? "" };
+function draftFrom(filters: CatalogFilters, sort: CatalogSort): Draft {
+  return { q: filters.q, categories: filters.categories, min: filters.min?.toString() ?? "", max: filters.max?.toString() ?? "", sort };
 }
 
+/** The canonical search for the inputs; any change goes back to the first page. */
 function searchFrom(draft: Draft, known: readonly string[]): string {
   const params = new URLSearchParams({ q: draft.q, min: draft.min, max: draft.max });
   for (const category of draft.categories) params.append("category", category);
-  return filtersToSearch(parseFilters(params, known));
+  return catalogSearch({ filters: parseFilters(params, known), sort: draft.sort, page: 1 });
 }
 
 /**
- * The catalogue's GET form. Without JavaScript it submits with `Apply`; with it, results follow the inputs after a
- * short pause (URL replaced, not pushed), and the `Filters` disclosure closes on Escape or an outside click.
+ * The catalogue's GET form. Without JavaScript it submits with `Apply` (or `Sort`); with it, results follow the inputs
+ * after a short pause (URL replaced, not pushed), a new sort at once, and the `Filters` disclosure closes on Escape or
+ * an outside click. Each category shows how many products it would give for the current search and prices.
  */
-export function CatalogFilterForm({ filters, categories }: { filters: CatalogFilters; categories: ReadonlyArray<{ value: string; label: string }> }) {
+export function CatalogFilterForm({ filters, sort, categories }: { filters: CatalogFilters; sort: CatalogSort; categories: readonly CategoryFacet[] }) {
   const navigate = useNavigate();
   const known = categories.map((c) => c.value);
-  const urlSearch = filtersToSearch(filters);
-  const [draft, setDraft] = useState(() => draftFrom(filters));
+  const urlSearch = catalogSearch({ filters, sort, page: 1 });
+  const [draft, setDraft] = useState(() => draftFrom(filters, sort));
   const [syncedSearch, setSyncedSearch] = useState(urlSearch);
   // The search we navigated to last: when the URL reaches it, the inputs already show it (and may be ahead of it).
   const ownSearch = useRef<string | null>(null);
@@ -64,7 +68,7 @@ export function CatalogFilterForm({ filters, categories }: { filters: CatalogFil
   if (urlSearch !== syncedSearch) {
     setSyncedSearch(urlSearch);
     // A link such as the footer's `/products?category=creator` changed the URL: show what it asks for.
-    if (urlSearch !== ownSearch.current) setDraft(draftFrom(filters));
+    if (urlSearch !== ownSearch.current) setDraft(draftFrom(filters, sort));
   }
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
@@ -115,6 +119,12 @@ export function CatalogFilterForm({ filters, categories }: { filters: CatalogFil
     update({ ...draft, categories: known.filter((c) => chosen.has(c)) });
   }
 
+  function changeSort(value: string) {
+    const next = { ...draft, sort: CATALOG_SORTS.find((s) => s === value) ?? "featured" };
+    setDraft(next);
+    go(next, false);
+  }
+
   const activeCount = filters.categories.length + (filters.min !== null ? 1 : 0) + (filters.max !== null ? 1 : 0);
   return (
     <Form method="get" action="/products" role="search" aria-label="Filter products" onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start">
@@ -136,6 +146,22 @@ export function CatalogFilterForm({ filters, categories }: { filters: CatalogFil
           autoComplete="off"
           className={`${inputClass} py-2.5 pl-9`}
         />
+      </div>
+      <div className="flex items-center gap-2">
+        <label htmlFor="catalog-sort" className="shrink-0 text-sm text-slate-300">
+          Sort by
+        </label>
+        <select id="catalog-sort" name="sort" value={draft.sort} onChange={(e) => changeSort(e.target.value)} className={`${inputClass} py-2.5 sm:w-auto`}>
+          {CATALOG_SORTS.map((value) => (
+            <option key={value} value={value}>
+              {value === "featured" && draft.q.trim() ? "Best match" : SORT_LABELS[value]}
+            </option>
+          ))}
+        </select>
+        {/* Without JavaScript a new sort needs a submit; with it the select applies itself. */}
+        <button type="submit" className={`${buttonStyles.secondary} hidden py-2.5 noscript:inline-flex`}>
+          Sort
+        </button>
       </div>
       <details ref={details} className="group relative">
         <summary className={`${buttonStyles.secondary} cursor-pointer list-none py-2.5 [&::-webkit-details-marker]:hidden`}>
@@ -168,6 +194,10 @@ export function CatalogFilterForm({ filters, categories }: { filters: CatalogFil
                     className="size-4 accent-sky-400"
                   />
                   {category.label}
+                  <span className={`ml-auto text-xs tabular-nums ${category.count === 0 ? "text-slate-500" : "text-slate-400"}`}>
+                    {category.count}
+                    <span className="sr-only"> {category.count === 1 ? "product" : "products"}</span>
+                  </span>
                 </label>
               ))}
             </div>

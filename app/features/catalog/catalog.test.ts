@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContent } from "~/features/content/content.server";
-import { canPurchase, categoriesInCatalogue, durationFromSearch, homeTileProducts, onlySelectionChanged, parseProductId, productPath, quantityFromSearch } from "./catalog";
+import { canPurchase, durationFromSearch, homeTileProducts, onlySelectionChanged, parseProductId, productPath, quantityFromSearch } from "./catalog";
 
 const { site, products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
 const studio = products.find((p) => p.slug === "studio")!;
@@ -66,10 +66,6 @@ describe("canPurchase", () => {
 });
 
 describe("catalogue categories and home tiles", () => {
-  it("offers a filter only for categories that have products", () => {
-    expect(categoriesInCatalogue(site.categories, products).map((c) => c.label)).toEqual(["Utilities", "Creator Tools"]);
-    expect(categoriesInCatalogue(site.categories, products.filter((p) => p.category === "creator")).map((c) => c.value)).toEqual(["creator"]);
-  });
   it("shows the four home tiles in the site's order", () => {
     expect(homeTileProducts(site.homeTiles, products).map((p) => [p.name, productPath(p)])).toEqual([
       ["Kestrel Sandbox", "/product/446891"],

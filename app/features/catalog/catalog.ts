@@ -1,5 +1,4 @@
 import type { Duration, Product } from "./catalog.content";
-import type { Site } from "~/features/layout/site.content";
 import { findDuration } from "./pricing";
 
 /** The most keys one checkout may buy, whatever a product allows. */
@@ -34,15 +33,27 @@ export function canPurchase(product: Pick<Product, "shopUrl">, duration: Pick<Du
   return duration.variantId !== null && product.shopUrl !== null;
 }
 
-/** The site's categories that have at least one product, in the site's order (one filter checkbox each). */
-export function categoriesInCatalogue(categories: Site["categories"], products: readonly Pick<Product, "category">[]): Site["categories"] {
-  return categories.filter((c) => products.some((p) => p.category === c.value));
+const count = new Intl.NumberFormat("en-US");
+
+/**
+ * The catalogue's status line: `6 products` or `Showing 25–48 of 1,000 products`; with filters,
+ * `Showing 1 of 6 products` or `Showing 25–48 of 130 matching products`.
+ */
+export function catalogueStatus({ total, size, page, pageSize, pageCount, filtered }: { total: number; size: number; page: number; pageSize: number; pageCount: number; filtered: boolean }): string {
+  const products = (n: number) => `${count.format(n)} ${n === 1 ? "product" : "products"}`;
+  if (pageCount <= 1) return filtered ? `Showing ${count.format(total)} of ${products(size)}` : products(size);
+  const range = `${count.format((page - 1) * pageSize + 1)}–${count.format(Math.min(page * pageSize, total))}`;
+  return filtered ? `Showing ${range} of ${count.format(total)} matching products` : `Showing ${range} of ${products(size)}`;
 }
 
 /** The home page tiles in the order the site lists them. */
 export function homeTileProducts(ids: readonly number[], products: readonly Product[]): ProductTileData[] {
-  // Only what a tile shows: the loader's data rides inline in the page, whose first round trip it shares.
-  return ids.flatMap((id) => products.filter((p) => p.id === id)).map(({ id, name, price, cardImage }) => ({ id, name, price, cardImage }));
+  return productTiles(ids.flatMap((id) => products.filter((p) => p.id === id)));
+}
+
+/** Only what a tile shows: the loader's data rides inline in the page, whose first round trip it shares. */
+export function productTiles(products: readonly Product[]): ProductTileData[] {
+  return products.map(({ id, name, price, cardImage }) => ({ id, name, price, cardImage }));
 }
 
 /** What a home-page tile shows of a product. */

@@ -79,3 +79,48 @@ export function matchesFilters(product: Product, filters: CatalogFilters): boole
 export function filterProducts(products: readonly Product[], filters: CatalogFilters): Product[] {
   return products.filter((product) => matchesFilters(product, filters));
 }
+
+/** How the catalogue can be ordered (`?sort=`); `featured` is the default and never written in the URL. */
+export const CATALOG_SORTS = ["featured", "price-asc", "price-desc", "name", "newest"] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
+export const SORT_LABELS: Record<CatalogSort, string> = {
+  featured: "Featured",
+  "price-asc": "Price: low to high",
+  "price-desc": "Price: high to low",
+  name: "Name: A to Z",
+  newest: "Newest",
+};
+
+/** What a catalogue URL asks for: filters, an order and a page. */
+export interface CatalogView {
+  filters: CatalogFilters;
+  sort: CatalogSort;
+  /** 1-based; may lie past the last page (the page answers 404 then). */
+  page: number;
+}
+
+export function parseSort(raw: string | null): CatalogSort {
+  return CATALOG_SORTS.find((sort) => sort === raw) ?? "featured";
+}
+
+/** `?page=` as a page number; anything but a positive whole number reads as page 1. */
+export function parsePage(raw: string | null): number {
+  if (raw === null || !/^[1-9]\d*$/.test(raw)) return 1;
+  const page = Number(raw);
+  // Past any catalogue's last page, so it answers 404 like any other page that is not there.
+  return Number.isSafeInteger(page) ? page : Number.MAX_SAFE_INTEGER;
+}
+
+export function parseCatalogView(params: URLSearchParams, knownCategories?: readonly string[]): CatalogView {
+  return { filters: parseFilters(params, knownCategories), sort: parseSort(params.get("sort")), page: parsePage(params.get("page")) };
+}
+
+/** The canonical `?…` of a catalogue view (filters, then a sort other than the default, then a page after the first), or "". */
+export function catalogSearch({ filters, sort, page }: CatalogView): string {
+  const params = serializeFilters(filters);
+  if (sort !== "featured") params.set("sort", sort);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}

@@ -1,5 +1,5 @@
 import { computeTotal, formatUsd } from "~/features/catalog/pricing";
-import { getProduct } from "~/features/content/content.server";
+import { getProduct } from "~/features/catalog/catalogue.server";
 import { findOrderByInvoice } from "~/features/orders/orders.server";
 import { receiveShopNotification, signShopNotification } from "~/features/orders/shop-notifications.server";
 import { getDb } from "~/platform/db.server";

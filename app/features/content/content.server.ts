@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import { type Product, productsFileSchema } from "~/features/catalog/catalog.content";
+import { productsFileSchema } from "~/features/catalog/catalog.content";
 import { couponsFileSchema } from "~/features/checkout/coupons.content";
 import { docsFileSchema } from "~/features/docs/docs.content";
 import { downloadsFileSchema } from "~/features/downloads/downloads.content";
@@ -114,8 +114,4 @@ let cached: Content | undefined;
 export function getContent(): Content {
   cached ??= loadContent(contentDir());
   return cached;
-}
-
-export function getProduct(id: number): Product | undefined {
-  return getContent().products.find((p) => p.id === id);
 }

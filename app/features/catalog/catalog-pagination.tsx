@@ -1,0 +1,65 @@
+import { Link } from "react-router";
+
+/** Page numbers shown around the current page, besides the first and the last. */
+const NEIGHBOURS = 1;
+
+/** The pages to link, in order, with `null` where a run of pages is left out. */
+export function visiblePages(page: number, pageCount: number): Array<number | null> {
+  const shown = new Set([1, pageCount]);
+  for (let p = page - NEIGHBOURS; p <= page + NEIGHBOURS; p++) if (p >= 1 && p <= pageCount) shown.add(p);
+  const pages: Array<number | null> = [];
+  let previous = 0;
+  for (const p of [...shown].sort((a, b) => a - b)) {
+    // A gap of one page shows that page rather than an ellipsis standing for it.
+    if (p - previous === 2) pages.push(p - 1);
+    else if (p - previous > 2) pages.push(null);
+    pages.push(p);
+    previous = p;
+  }
+  return pages;
+}
+
+const linkClass = "inline-flex min-w-10 items-center justify-center rounded-lg border px-3 py-2 text-sm font-semibold transition";
+const idleClass = `${linkClass} border-white/15 text-slate-200 hover:border-sky-400/60 hover:text-white`;
+
+/**
+ * Numbered page links (first, last, the pages around the current one, previous and next): plain links, so they work
+ * without JavaScript; with it they keep the scroll position and ask the page (`state.focusResults`) to move focus to
+ * the results.
+ */
+export function CatalogPagination({ page, pageCount, hrefOf }: { page: number; pageCount: number; hrefOf(page: number): string }) {
+  if (pageCount <= 1) return null;
+  const go = (target: number, label: string, rel?: string) => (
+    <Link to={hrefOf(target)} rel={rel} preventScrollReset state={{ focusResults: true }} className={idleClass}>
+      {label}
+    </Link>
+  );
+  return (
+    <nav aria-label="Pagination" className="mt-10">
+      <ul className="flex flex-wrap items-center justify-center gap-2">
+        {page > 1 ? <li>{go(page - 1, "Previous", "prev")}</li> : null}
+        {visiblePages(page, pageCount).map((p, i) =>
+          p === null ? (
+            <li key={`gap-${i}`} aria-hidden="true" className="px-1 text-slate-400">
+              …
+            </li>
+          ) : (
+            <li key={p}>
+              <Link
+                to={hrefOf(p)}
+                aria-current={p === page ? "page" : undefined}
+                aria-label={`Page ${p}`}
+                preventScrollReset
+                state={{ focusResults: true }}
+                className={p === page ? `${linkClass} border-sky-400 bg-sky-400 text-slate-950` : idleClass}
+              >
+                {p}
+              </Link>
+            </li>
+          ),
+        )}
+        {page < pageCount ? <li>{go(page + 1, "Next", "next")}</li> : null}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,21 @@
+import type { ProductTileData } from "./catalog";
+import { ProductTile } from "./product-tile";
+
+/** The end of a product page: other products of its category, as tiles linking to their pages. */
+export function RelatedProducts({ heading, products }: { heading: string; products: readonly ProductTileData[] }) {
+  if (products.length === 0) return null;
+  return (
+    <section aria-labelledby="related-heading" className="mt-16">
+      <h2 id="related-heading" className="text-2xl font-bold text-white">
+        {heading}
+      </h2>
+      <ul className="mt-6 grid grid-cols-2 gap-4 sm:gap-6 lg:grid-cols-4">
+        {products.map((product) => (
+          <li key={product.id}>
+            <ProductTile product={product} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
