@@ -7,7 +7,8 @@ function productNames(page: Page) {
   return page.getByRole("main").getByRole("article").getByRole("heading");
 }
 
-const ALL_PRODUCTS = ["Kestrel Vault", "Kestrel Sandbox", "Kestrel Capture", "Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs"];
+// The default order: featured products first, then the others, each in the content's order.
+const ALL_PRODUCTS = ["Kestrel Sandbox", "Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs", "Kestrel Vault", "Kestrel Capture"];
 
 /**
  * Where the first copy of the selling-point cards and its twin (the copy that follows it for a seamless loop) sit on
@@ -177,15 +178,15 @@ test.describe("catalogue", () => {
     await expect(page).toHaveURL(/\/product\/446889$/);
   });
 
-  test('searching "studio" keeps only Kestrel Studio and puts the search in the URL', async ({ page }) => {
+  test('searching "studio" ranks Kestrel Studio (a name match) before Preset Packs (its description) and puts the search in the URL', async ({ page }) => {
     await gotoHydrated(page, "/products");
     const search = page.getByPlaceholder("Search products...");
     await expect(async () => {
       await search.fill("STUDIO");
       await expect(page).toHaveURL(/\?q=STUDIO$/, { timeout: 2_000 });
     }).toPass();
-    await expect(productNames(page)).toHaveText(["Kestrel Studio"]);
-    await expect(page.getByRole("status")).toHaveText("Showing 1 of 6 products");
+    await expect(productNames(page)).toHaveText(["Kestrel Studio", "Preset Packs"]);
+    await expect(page.getByRole("status")).toHaveText("Showing 2 of 6 products");
   });
 
   test("a category checkbox filters the grid", async ({ page }) => {
@@ -196,7 +197,7 @@ test.describe("catalogue", () => {
       await utilities.check();
       await expect(page).toHaveURL(/\?category=utilities$/, { timeout: 2_000 });
     }).toPass();
-    await expect(productNames(page)).toHaveText(["Kestrel Vault", "Kestrel Sandbox"]);
+    await expect(productNames(page)).toHaveText(["Kestrel Sandbox", "Kestrel Vault"]);
     await page.getByRole("checkbox", { name: "Creator Tools" }).check();
     await expect(page).toHaveURL(/\?category=utilities&category=creator$/);
     await expect(productNames(page)).toHaveText(ALL_PRODUCTS);
@@ -223,7 +224,7 @@ test.describe("catalogue", () => {
     await page.getByText("Filters", { exact: true }).click();
     await expect(page.getByRole("checkbox", { name: "Creator Tools" })).toBeChecked();
     await expect(page.getByRole("checkbox", { name: "Utilities" })).not.toBeChecked();
-    await expect(productNames(page)).toHaveText(["Kestrel Capture", "Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs"]);
+    await expect(productNames(page)).toHaveText(["Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs", "Kestrel Capture"]);
   });
 
   test("the footer's category link updates the filters when already on the catalogue", async ({ page }) => {
@@ -231,7 +232,7 @@ test.describe("catalogue", () => {
     await page.getByRole("contentinfo").getByRole("link", { name: "Utilities" }).click();
     await expect(page).toHaveURL(/\/products\?category=utilities$/);
     await expect(page.getByPlaceholder("Search products...")).toHaveValue("");
-    await expect(productNames(page)).toHaveText(["Kestrel Vault", "Kestrel Sandbox"]);
+    await expect(productNames(page)).toHaveText(["Kestrel Sandbox", "Kestrel Vault"]);
   });
 
   test("min and max price bounds are inclusive on the base price", async ({ page }) => {
@@ -243,7 +244,7 @@ test.describe("catalogue", () => {
     }).toPass();
     await page.getByLabel("Max price").fill("6.99");
     await expect(page).toHaveURL(/\?min=4\.99&max=6\.99$/);
-    await expect(productNames(page)).toHaveText(["Kestrel Sandbox", "Kestrel Capture", "Kestrel Capture Ultimate"]);
+    await expect(productNames(page)).toHaveText(["Kestrel Sandbox", "Kestrel Capture Ultimate", "Kestrel Capture"]);
     await page.goto("/products?min=39.99");
     await expect(productNames(page)).toHaveText(["Kestrel Studio"]);
   });
@@ -280,7 +281,7 @@ test.describe("catalogue without JavaScript", () => {
     await page.getByLabel("Max price").fill("4.99");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/category=creator/);
-    await expect(productNames(page)).toHaveText(["Kestrel Capture", "Kestrel Capture Ultimate", "Preset Packs"]);
+    await expect(productNames(page)).toHaveText(["Kestrel Capture Ultimate", "Preset Packs", "Kestrel Capture"]);
     await page.getByText("Filters", { exact: true }).click();
     await expect(page.getByRole("checkbox", { name: "Creator Tools" })).toBeChecked();
     await expect(page.getByLabel("Max price")).toHaveValue("4.99");
@@ -371,6 +372,17 @@ test.describe("product page", () => {
       await expect(page.getByText("The product you're looking for doesn't exist.")).toBeVisible();
     });
   }
+
+  test("ends with the other products of its category, as cards linking to their pages", async ({ page }) => {
+    await page.goto("/product/446889");
+    await expect(page.getByRole("region", { name: "More utilities" }).getByRole("link")).toHaveText(["Kestrel SandboxFrom $6.99"]);
+    await page.goto("/product/446894");
+    const more = page.getByRole("region", { name: "More creator tools" });
+    await expect(more.getByRole("link")).toHaveText([/^Kestrel Capture Ultimate/, /^Preset Packs/, /^Kestrel CaptureFrom/]);
+    await more.getByRole("link", { name: /^Preset Packs/ }).click();
+    await expect(page).toHaveURL(/\/product\/447097$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Preset Packs" })).toBeVisible();
+  });
 
   test("/vault answers 301 to /product/446889", async ({ request }) => {
     const response = await request.get("/vault", { maxRedirects: 0 });

@@ -45,6 +45,12 @@ describe("queryCatalogue over the demo catalogue", () => {
     expect(names({ q: "kestrel", categories: ["creator"], min: 5 })).toEqual(["Kestrel Studio"]);
     expect(names({ min: 4.99, max: 6.99, sort: "price-asc" })).toEqual(["Kestrel Capture Ultimate", "Kestrel Capture", "Kestrel Sandbox"]);
   });
+  it("applies min and max inclusively to the base price, not the price of longer durations", () => {
+    expect(names({ min: 14.99 })).toEqual(["Kestrel Studio", "Kestrel Vault"]);
+    expect(names({ max: 4.99 })).toEqual(["Kestrel Capture Ultimate", "Preset Packs", "Kestrel Capture"]);
+    // Studio Lifetime costs 299.93 but its base price is 39.99.
+    expect(names({ min: 100 })).toEqual([]);
+  });
   it("counts each category for the current search and prices, whatever categories are chosen", () => {
     expect(demo.query({ categories: ["utilities"] }).facets).toEqual([
       { value: "utilities", label: "Utilities", count: 2 },

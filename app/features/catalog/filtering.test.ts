@@ -1,10 +1,6 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContent } from "~/features/content/content.server";
-import { EMPTY_FILTERS, filterProducts, filtersToSearch, hasActiveFilters, parseFilters, serializeFilters } from "./filtering";
+import { catalogSearch, EMPTY_FILTERS, filtersToSearch, hasActiveFilters, parseCatalogView, parseFilters, serializeFilters } from "./filtering";
 
-const { products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
-const names = (filters: Parameters<typeof filterProducts>[1]) => filterProducts(products, filters).map((p) => p.name);
 const query = (search: string, known?: string[]) => parseFilters(new URLSearchParams(search), known);
 
 describe("parseFilters", () => {
@@ -43,32 +39,22 @@ describe("serializeFilters", () => {
   });
 });
 
-describe("filterProducts", () => {
-  it("returns the whole catalogue when nothing is filtered", () => {
-    expect(names(EMPTY_FILTERS)).toHaveLength(6);
+describe("parseCatalogView and catalogSearch", () => {
+  const view = (search: string) => parseCatalogView(new URLSearchParams(search), ["creator", "utilities"]);
+  it("reads the sort and the page", () => {
+    expect(view("sort=price-asc&page=3")).toMatchObject({ sort: "price-asc", page: 3 });
   });
-  it("searches names case-insensitively by substring", () => {
-    expect(names({ ...EMPTY_FILTERS, q: "STUDIO" })).toEqual(["Kestrel Studio"]);
-    expect(names({ ...EMPTY_FILTERS, q: "capture" })).toEqual(["Kestrel Capture", "Kestrel Capture Ultimate"]);
-    expect(names({ ...EMPTY_FILTERS, q: "pack" })).toEqual(["Preset Packs"]);
+  it("reads an unknown sort as the default and a malformed page as page 1", () => {
+    for (const page of ["-1", "0", "abc", "1.5", "2e3", ""]) expect(view(`page=${page}`).page).toBe(1);
+    expect(view("sort=<script>").sort).toBe("featured");
   });
-  it("keeps products whose category is selected", () => {
-    expect(names({ ...EMPTY_FILTERS, categories: ["utilities"] })).toEqual(["Kestrel Vault", "Kestrel Sandbox"]);
-    expect(names({ ...EMPTY_FILTERS, categories: ["utilities", "creator"] })).toHaveLength(6);
+  it("reads a page number too large to count as a page past any catalogue", () => {
+    expect(view("page=99999999999").page).toBe(99_999_999_999);
+    expect(view(`page=${"9".repeat(30)}`).page).toBe(Number.MAX_SAFE_INTEGER);
   });
-  it("applies min and max inclusively to the base price", () => {
-    expect(names({ ...EMPTY_FILTERS, min: 14.99 })).toEqual(["Kestrel Vault", "Kestrel Studio"]);
-    expect(names({ ...EMPTY_FILTERS, max: 4.99 })).toEqual(["Kestrel Capture", "Kestrel Capture Ultimate", "Preset Packs"]);
-    expect(names({ ...EMPTY_FILTERS, min: 4.99, max: 6.99 })).toEqual(["Kestrel Sandbox", "Kestrel Capture", "Kestrel Capture Ultimate"]);
-  });
-  it("compares base prices, not the price of longer durations", () => {
-    // Studio Lifetime costs 299.93 but its base price is 39.99.
-    expect(names({ ...EMPTY_FILTERS, min: 100 })).toEqual([]);
-  });
-  it("combines search, category and price", () => {
-    expect(names({ q: "kestrel", categories: ["creator"], min: 5, max: null })).toEqual(["Kestrel Studio"]);
-  });
-  it("finds nothing when nothing matches", () => {
-    expect(names({ ...EMPTY_FILTERS, q: "does-not-exist" })).toEqual([]);
+  it("writes the clean URL: filters, a sort other than the default, a page after the first", () => {
+    expect(catalogSearch(view("page=2&sort=name&q=cap&category=bogus"))).toBe("?q=cap&sort=name&page=2");
+    expect(catalogSearch(view("page=1&sort=featured"))).toBe("");
+    expect(catalogSearch(view("page=-1&sort=<script>"))).toBe("");
   });
 });

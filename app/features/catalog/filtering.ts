@@ -1,6 +1,3 @@
-import type { Product } from "./catalog.content";
-import { basePriceCents } from "./pricing";
-
 /** Catalogue filters as they live in the URL: `?q=studio&category=creator&min=5&max=50`. */
 export interface CatalogFilters {
   q: string;
@@ -60,24 +57,6 @@ export function filtersToSearch(filters: CatalogFilters): string {
 
 export function hasActiveFilters(filters: CatalogFilters): boolean {
   return filters.q !== "" || filters.categories.length > 0 || filters.min !== null || filters.max !== null;
-}
-
-/** Compares in whole cents so 14.99 matches a bound of 14.99 exactly. */
-function toCents(dollars: number): number {
-  return Math.round(dollars * 100);
-}
-
-export function matchesFilters(product: Product, filters: CatalogFilters): boolean {
-  if (filters.q && !product.name.toLowerCase().includes(filters.q.toLowerCase())) return false;
-  if (filters.categories.length > 0 && !filters.categories.includes(product.category)) return false;
-  const price = basePriceCents(product);
-  if (filters.min !== null && price < toCents(filters.min)) return false;
-  if (filters.max !== null && price > toCents(filters.max)) return false;
-  return true;
-}
-
-export function filterProducts(products: readonly Product[], filters: CatalogFilters): Product[] {
-  return products.filter((product) => matchesFilters(product, filters));
 }
 
 /** How the catalogue can be ordered (`?sort=`); `featured` is the default and never written in the URL. */
