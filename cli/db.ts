@@ -16,7 +16,8 @@ export const DB_USAGE = `Usage:
 
 Moves a shop's data between databases (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) as JSON Lines, one row
 per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows, incidents and
-the reviews cache are exported; short-lived state (spent captchas, chat channel pauses) is not.
+the reviews cache are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
+catalogue) is not.
 "import" keeps ids and runs in one transaction into an empty database; --replace deletes what the target holds first.
 "backup" writes an online copy of the SQLite database (VACUUM INTO); on PostgreSQL use pg_dump.`;
 
@@ -30,8 +31,11 @@ export const SHOP_DATA_TABLES = {
   reviews_cache: "source",
 } as const;
 
-/** Tables of short-lived state a running shop rebuilds (spent captchas, chat channel pauses): never moved. */
-export const TRANSIENT_TABLES: readonly string[] = ["captcha_used", "channel_pauses"];
+/**
+ * Tables of short-lived state a running shop rebuilds (spent captchas, chat channel pauses, the shop catalogue it
+ * syncs again at boot, pending resyncs, leases): never moved.
+ */
+export const TRANSIENT_TABLES: readonly string[] = ["captcha_used", "channel_pauses", "catalogue_snapshots", "catalogue_sync_requests", "leases"];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;
 const tableNames = Object.keys(SHOP_DATA_TABLES) as ShopDataTable[];

@@ -91,6 +91,28 @@ export interface ChannelPausesTable {
   paused_until: string;
 }
 
+/** One sync of the connected shop's catalogue; the highest version is the one served (payload: our ShopSnapshot). */
+export interface CatalogueSnapshotsTable {
+  version: Generated<number>;
+  synced_at: string;
+  payload: string;
+}
+
+/** A resync a shop notification asked for, taken by the instance that holds the sync lease. */
+export interface CatalogueSyncRequestsTable {
+  id: Generated<number>;
+  kind: "product" | "feedback" | "full";
+  product_id: number | null;
+  requested_at: string;
+}
+
+/** Who does a cluster-wide job (the catalogue sync) until when; an expired lease is free for anyone. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   status_entries: StatusEntriesTable;
   incidents: IncidentsTable;
@@ -100,4 +122,7 @@ export interface Database {
   shop_notifications: ShopNotificationsTable;
   support_requests: SupportRequestsTable;
   channel_pauses: ChannelPausesTable;
+  catalogue_snapshots: CatalogueSnapshotsTable;
+  catalogue_sync_requests: CatalogueSyncRequestsTable;
+  leases: LeasesTable;
 }

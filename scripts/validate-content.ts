@@ -1,11 +1,12 @@
 // Build-time content check: the same validation as boot, so a broken content/ file fails `npm run build`.
 import { ContentError } from "../app/features/content/content";
 import { contentDir, loadContent } from "../app/features/content/content.server";
-import { EnvError } from "../app/platform/env.server";
+import { EnvError, getEnv } from "../app/platform/env.server";
 
 try {
-  const content = loadContent(contentDir());
-  console.log(`content ok: ${content.products.length} products, ${content.faq.length} FAQ items, ${content.downloads.length} downloads, ${content.plans.plans.length} plans, ${Object.keys(content.legal).length} legal pages`);
+  const content = loadContent(contentDir(), { catalogSource: getEnv().CATALOG_SOURCE });
+  const products = getEnv().CATALOG_SOURCE === "sellauth" ? `${content.overlay.length} overlay entries for the shop's products` : `${content.products.length} products`;
+  console.log(`content ok: ${products}, ${content.faq.length} FAQ items, ${content.downloads.length} downloads, ${content.plans.plans.length} plans, ${Object.keys(content.legal).length} legal pages`);
 } catch (error) {
   if (error instanceof EnvError) {
     console.error(error.message);

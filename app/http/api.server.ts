@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler } from "express";
 import { createCaptchaApi } from "~/features/captcha/captcha.api.server";
+import { onShopCatalogueEvent } from "~/features/catalog/catalogue.server";
 import { createCheckoutApi } from "~/features/checkout/checkout.api.server";
 import { notificationContext } from "~/features/checkout/checkout.server";
 import { createOrdersApi } from "~/features/orders/orders.api.server";
@@ -24,7 +25,8 @@ export function createApiRouter() {
   api.use(createCaptchaApi());
   api.use(createReviewsApi());
   api.use(createCheckoutApi());
-  api.use(createOrdersApi({ notificationContext }));
+  // Notifications about products, stock and feedback reach the catalogue through the context, not an import of it.
+  api.use(createOrdersApi({ notificationContext: () => ({ ...notificationContext(), onCatalogueEvent: onShopCatalogueEvent }) }));
   api.use(createStatusApi());
   api.use(createSupportChatApi());
 

@@ -2,7 +2,7 @@ import express from "express";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import { legacyAliasRedirects } from "~/features/catalog/legacy-aliases.server";
-import { getCatalogue } from "~/features/catalog/catalogue.server";
+import { catalogueProblem, catalogueVersion, getCatalogue, startCatalogueSync } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { seedStatusEntries } from "~/features/status/status.server";
@@ -38,7 +38,9 @@ export async function boot(): Promise<Env> {
   // The catalogue's search index is built before the first request, not by it.
   getCatalogue();
   await initDatabase((db) => seedStatusEntries(db, content.status));
-  // Background work (outbox delivery, reviews refresh) registers here with onShutdown(stop).
+  // Background work (outbox delivery, reviews refresh, the shop's catalogue) registers here with onShutdown(stop).
+  const stopCatalogueSync = startCatalogueSync();
+  if (stopCatalogueSync) onShutdown(stopCatalogueSync);
   onShutdown(startReviewsRefresher());
   onShutdown(startSupportDelivery());
   return env;
@@ -100,7 +102,12 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
       return;
     }
     const ok = await isDatabaseReachable();
-    res.set("Cache-Control", "no-store").status(ok ? 200 : 503).json({ ok, database: ok ? "reachable" : "unreachable" });
+    // A connected shop's first catalogue not read yet: nothing to sell, so load balancers keep away.
+    const catalogue = catalogueProblem();
+    res
+      .set("Cache-Control", "no-store")
+      .status(ok && catalogue === null ? 200 : 503)
+      .json({ ok: ok && catalogue === null, database: ok ? "reachable" : "unreachable", ...(catalogue === null ? {} : { catalogue }) });
   });
 
   // The whole stylesheet, which pages inline only in part (docs/decisions/013).
@@ -119,6 +126,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     "/{*splat}",
     createPageHandler(build, (_req, res) => createLoadContext(String(res.locals.nonce)), {
       cacheEnabled: env.NODE_ENV !== "development",
+      cacheGeneration: catalogueVersion,
       publicUrl: env.PUBLIC_URL,
       mode: env.NODE_ENV,
     }),

@@ -17,6 +17,8 @@ export interface PageHandlerOptions {
   publicUrl: string;
   /** NODE_ENV from the configuration: React Router shows error details in development only. */
   mode: string;
+  /** Part of every stored page's key: the catalogue a page was rendered from, so no page outlives its prices. */
+  cacheGeneration?: () => string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface PageHandlerOptions {
 export function createPageHandler(
   build: Build,
   getLoadContext: (req: express.Request, res: express.Response) => RouterContextProvider,
-  { cacheEnabled, publicUrl, mode }: PageHandlerOptions,
+  { cacheEnabled, publicUrl, mode, cacheGeneration = () => "" }: PageHandlerOptions,
 ): express.RequestHandler {
   const adapter = createExpressHandler({ build, getLoadContext, mode });
   // The adapter appends React Router's headers to what Express set: a document brings its own X-Frame-Options
@@ -52,11 +54,11 @@ export function createPageHandler(
     try {
       const documentRead = cacheEnabled && isDocumentRead(req);
       // A stored page answers before route matching, which ranks every route on each call (most of a hit's CPU).
-      const stored = documentRead ? cache.get(req.originalUrl) : undefined;
+      const url = `${cacheGeneration()} ${req.originalUrl}`;
+      const stored = documentRead ? cache.get(url) : undefined;
       if (stored) return sendCached(req, res, stored);
       const policy = documentRead ? await cachePolicyFor(build, req.path) : "private";
       if (policy === "private") return await streamed(req, res, next);
-      const url = req.originalUrl;
       if (req.method === "HEAD") {
         const page = cache.get(url);
         return page ? sendCached(req, res, page) : await streamed(req, res, next);

@@ -80,10 +80,23 @@ export const envSchema = z.object({
   SUPPORT_WEBHOOK_URL: optionalUrl,
   REVIEWS_SOURCE_URL: optionalUrl,
   REVIEWS_PRODUCT_SOURCE_URL: optionalUrl,
+  /** Where reviews come from: the shop's verified feedback, vouch pages (REVIEWS_SOURCE_URL), or content/reviews.json. */
+  REVIEWS_SOURCE: z.preprocess(blankToUndefined, z.enum(["shop", "vouch", "content"], { message: "expected shop, vouch or content" }).optional()),
+  /** `content`: products from content/products.json (the demo); `sellauth`: the connected shop's, content overlaid. */
+  CATALOG_SOURCE: z.enum(["content", "sellauth"], { message: "expected content or sellauth" }).default("content"),
+  CATALOG_REFRESH_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).int().min(10, { message: "expected at least 10 seconds" }).default(300),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-});
+})
+  .refine((env) => env.CATALOG_SOURCE !== "sellauth" || env.SHOP_API_KEY !== undefined, { message: "sellauth reads the shop's catalogue with its API: set SHOP_API_KEY too", path: ["CATALOG_SOURCE"] })
+  .refine((env) => env.REVIEWS_SOURCE !== "shop" || env.SHOP_API_KEY !== undefined, { message: "shop reads the shop's feedback with its API: set SHOP_API_KEY too", path: ["REVIEWS_SOURCE"] })
+  .refine((env) => env.REVIEWS_SOURCE !== "vouch" || env.REVIEWS_SOURCE_URL !== undefined, { message: "vouch needs REVIEWS_SOURCE_URL", path: ["REVIEWS_SOURCE"] });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Where reviews come from when REVIEWS_SOURCE is not set: the vouch page when one is configured, else content. */
+export function reviewsSource(env: Env): "shop" | "vouch" | "content" {
+  return env.REVIEWS_SOURCE ?? (env.REVIEWS_SOURCE_URL ? "vouch" : "content");
+}
 
 /** Names whose values must never reach the browser, logs or HTML. */
 export const SECRET_ENV_NAMES = ["SHOP_API_KEY", "SHOP_WEBHOOK_SECRET", "SUPPORT_WEBHOOK_URL", "ALTCHA_HMAC_KEY", "DATABASE_URL", "REDIS_URL"] as const;

@@ -66,3 +66,40 @@ export const reviewsRefreshOutcomes = new Counter({
   labelNames: ["outcome"] as const,
   registers: [metricsRegistry],
 });
+
+export const catalogueSyncs = new Counter({
+  name: "kestrel_catalogue_syncs_total",
+  help: "Syncs of the connected shop's catalogue, by kind (full, partial: products a notification named) and outcome (ok, failed, rate_limited)",
+  labelNames: ["kind", "outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const catalogueSyncSeconds = new Histogram({
+  name: "kestrel_catalogue_sync_duration_seconds",
+  help: "Time a catalogue sync took, from the first request to the shop to the snapshot written, by kind",
+  labelNames: ["kind"] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
+
+export const catalogueProductsSkipped = new Gauge({
+  name: "kestrel_catalogue_products_skipped",
+  help: "Products the shop sent in the last sync that could not be read (malformed) and are not listed",
+  registers: [metricsRegistry],
+});
+
+let catalogueSyncedAtMs: number | undefined;
+
+/** When the catalogue being served was read from its source. */
+export function recordCatalogueSyncedAt(syncedAt: Date) {
+  catalogueSyncedAtMs = syncedAt.getTime();
+}
+
+export const catalogueAgeSeconds = new Gauge({
+  name: "kestrel_catalogue_age_seconds",
+  help: "Seconds since the catalogue being served was read from the shop (absent until the first sync)",
+  registers: [metricsRegistry],
+  collect() {
+    if (catalogueSyncedAtMs !== undefined) this.set((Date.now() - catalogueSyncedAtMs) / 1000);
+  },
+});

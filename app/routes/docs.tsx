@@ -1,4 +1,5 @@
 import { PageHeader } from "~/components/ui/page-header";
+import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { selectDocs } from "~/features/docs/docs";
 import { DocsPage } from "~/features/docs/docs-page";
@@ -9,8 +10,8 @@ import type { Route } from "./+types/docs";
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
-  const { docs, products } = getContent();
-  const view = selectDocs(docs, products, new URL(request.url).searchParams.get("product"));
+  const { docs } = getContent();
+  const view = selectDocs(docs, getCatalogue().all(), new URL(request.url).searchParams.get("product"));
   return { view, intro: docs.intro, resources: docs.resources };
 }
 

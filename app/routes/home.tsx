@@ -1,6 +1,7 @@
 import { buttonStyles } from "~/components/ui/button-styles";
 import { homeTileProducts } from "~/features/catalog/catalog";
 import { ProductTile } from "~/features/catalog/product-tile";
+import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { HowItWorks } from "~/features/home/how-it-works";
 import { SellingPointsMarquee } from "~/features/home/selling-points-marquee";
@@ -13,8 +14,8 @@ import type { Route } from "./+types/home";
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader() {
-  const { site, products } = getContent();
-  const tiles = homeTileProducts(site.homeTiles, products);
+  const { site } = getContent();
+  const tiles = homeTileProducts(site.homeTiles, getCatalogue());
   return { hero: site.hero, tagline: site.tagline, description: site.description, video: site.video, sellingPoints: site.sellingPoints, howItWorks: site.howItWorks, tiles };
 }
 

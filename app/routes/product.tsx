@@ -1,6 +1,6 @@
 import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { onlySelectionChanged, parseProductId, productTiles } from "~/features/catalog/catalog";
+import { maxQuantityOf, onlySelectionChanged, parseProductId, productTiles } from "~/features/catalog/catalog";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
@@ -8,7 +8,7 @@ import { CheckIcon } from "~/features/catalog/product-card";
 import { ProductBadges } from "~/features/catalog/product-badges";
 import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
-import { computeTotal, formatUsd } from "~/features/catalog/pricing";
+import { computeTotal, formatPrice } from "~/features/catalog/pricing";
 import { PurchaseArea } from "~/features/catalog/purchase-area";
 import { QuantityField, useSelectedQuantity } from "~/features/catalog/quantity-field";
 import { checkoutPageSettings } from "~/features/checkout/checkout.server";
@@ -20,7 +20,7 @@ import { pageMeta } from "~/features/layout/page-meta";
 import { breadcrumbJsonLd, productJsonLd } from "~/features/layout/structured-data";
 import { ProductReviews } from "~/features/reviews/product-reviews";
 import { aggregateRatingProperty } from "~/features/reviews/reviews";
-import { cachedReviewsForPage } from "~/features/reviews/reviews.server";
+import { cachedReviewsForPage, reviewsAreVerified } from "~/features/reviews/reviews.server";
 import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/product";
 
@@ -37,9 +37,10 @@ export async function loader({ params }: Route.LoaderArgs) {
   const { site } = getContent();
   const categoryLabel = site.categories.find((c) => c.value === product.category)?.label ?? product.category;
   // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
-  const reviews = await cachedReviewsForPage("product");
+  const reviews = await cachedReviewsForPage("product", product.id);
   const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
-  return { product, categoryLabel, related, reviews, brand: site.brand, community: site.community, checkout: checkoutPageSettings() };
+  // Only the shop's verified feedback rates the product for search engines; vouches and curated quotes do not.
+  return { product, categoryLabel, related, reviews, ratedByBuyers: reviewsAreVerified(), brand: site.brand, community: site.community, checkout: checkoutPageSettings() };
 }
 
 // Changing `?duration=` only moves the selection: nothing to reload.
@@ -59,14 +60,15 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
 export default function ProductRoute({ loaderData, matches }: Route.ComponentProps) {
   const { product, categoryLabel, brand, community } = loaderData;
   const [selected, select] = useSelectedDuration(product);
-  const quantity = useSelectedQuantity(product);
+  const limit = { maxQuantity: maxQuantityOf(product, selected) };
+  const quantity = useSelectedQuantity(limit);
   const coupon = useCouponCode();
   const publicUrl = matches[0].loaderData.layout.publicUrl;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <JsonLd
         data={[
-          { ...productJsonLd(product, publicUrl, brand), ...aggregateRatingProperty(loaderData.reviews) },
+          { ...productJsonLd(product, publicUrl, brand), ...(loaderData.ratedByBuyers ? aggregateRatingProperty(loaderData.reviews) : {}) },
           breadcrumbJsonLd(
             [
               { name: "Products", path: "/products" },
@@ -110,9 +112,14 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           <ProductBadges badges={product.badges} />
           <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
           <ProductPrice product={product} size="lg" />
-          <p className="text-lg text-slate-300">{product.description}</p>
+          {product.descriptionHtml ? (
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
+            <div className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6" dangerouslySetInnerHTML={{ __html: product.descriptionHtml }} />
+          ) : (
+            <p className="text-lg text-slate-300">{product.description}</p>
+          )}
           <DurationPicker product={product} selected={selected} onSelect={select}>
-            <QuantityField product={product} text={quantity.text} onChange={quantity.change} />
+            <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change} />
           </DurationPicker>
           <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
           <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
@@ -121,7 +128,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
                 Total
               </span>
               <output aria-labelledby="total-label" aria-live="polite" className="text-3xl font-bold text-white tabular-nums">
-                {formatUsd(computeTotal(product, selected, quantity.quantity))}
+                {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
               </output>
             </p>
             <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />

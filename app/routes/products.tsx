@@ -4,7 +4,7 @@ import { buttonStyles } from "~/components/ui/button-styles";
 import { catalogueStatus, productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
 import { CatalogPagination } from "~/features/catalog/catalog-pagination";
-import { queryCatalogue } from "~/features/catalog/catalogue.server";
+import { getCatalogue, queryCatalogue } from "~/features/catalog/catalogue.server";
 import { catalogSearch, hasActiveFilters, parseCatalogView } from "~/features/catalog/filtering";
 import { ProductGrid } from "~/features/catalog/product-grid";
 import { getContent } from "~/features/content/content.server";
@@ -16,14 +16,18 @@ import type { Route } from "./+types/products";
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
-  const view = parseCatalogView(new URL(request.url).searchParams, getContent().site.categories.map((c) => c.value));
+  const parsed = parseCatalogView(new URL(request.url).searchParams, getContent().site.categories.map((c) => c.value));
+  const { sorts } = getCatalogue();
+  // A sort this catalogue does not offer (popular, without the shop's sales counts) reads as the default.
+  const view = sorts.includes(parsed.sort) ? parsed : { ...parsed, sort: "featured" as const };
   const result = queryCatalogue({ ...view.filters, sort: view.sort, page: view.page });
   if (view.page > result.pageCount) {
     throw data({ message: "Page not found", firstPage: `/products${catalogSearch({ ...view, page: 1 })}` }, { status: 404 });
   }
   // Only the page's cards travel: nothing in the page grows with the catalogue.
   const { total, size, page, pageSize, pageCount, facets } = result;
-  return { view, products: productCards(result.items), total, size, page, pageSize, pageCount, facets };
+  // `popular` travels only when offered, so a catalogue without sales counts sends nothing more.
+  return { view, ...(sorts.includes("popular") ? { popular: true as const } : {}), products: productCards(result.items), total, size, page, pageSize, pageCount, facets };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -62,7 +66,7 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
         <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">Products</h1>
         <p className="mt-2 text-slate-300">Premium Windows software with licences from one day to lifetime.</p>
       </header>
-      <CatalogFilterForm filters={view.filters} sort={view.sort} categories={facets} />
+      <CatalogFilterForm filters={view.filters} sort={view.sort} popular={"popular" in loaderData} categories={facets} />
       <p ref={status} role="status" tabIndex={-1} className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-slate-300 focus:outline-none">
         {catalogueStatus({ total, size, page, pageSize, pageCount, filtered: hasActiveFilters(view.filters) })}
       </p>

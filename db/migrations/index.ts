@@ -8,6 +8,7 @@ import * as m004 from "./004_reviews_cache";
 import * as m005 from "./005_channel_pauses";
 import * as m006 from "./006_order_shop_status";
 import * as m007 from "./007_order_coupon";
+import * as m008 from "./008_shop_catalogue";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "005_channel_pauses": m005,
   "006_order_shop_status": m006,
   "007_order_coupon": m007,
+  "008_shop_catalogue": m008,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -1,11 +1,13 @@
 // A SellAuth-compatible hosted shop on 127.0.0.1: ALTCHA challenges, storefront and API checkouts, invoices,
 // hosted invoice pages (with a Pay button), a separate "gateway" origin whose page refuses to be framed, 429s with
-// Retry-After, and shop notifications signed like SellAuth's (3 attempts, a fixed interval apart).
+// Retry-After, shop notifications signed like SellAuth's (3 attempts, a fixed interval apart), and the catalogue API
+// (products, groups, feedback, settings: shop-catalogue.ts) whose stock a paid invoice takes from.
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
+import { answerCatalogueRequest, createShopCatalogueState, type ShopCatalogueState, takeStock } from "./shop-catalogue";
 
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
@@ -65,6 +67,10 @@ export interface ShopEmulator {
   rateLimitNext(count: number, retryAfterSeconds: number): void;
   /** Sets the status and sends the matching signed notification (retried like SellAuth: 3 attempts), as a payment does. */
   settleInvoice(invoiceId: string, status: string): Promise<SentNotification | undefined>;
+  /** The catalogue the API serves; tests change it, then send a catalogue notification. */
+  catalogue: ShopCatalogueState;
+  /** Sends a signed notification about the catalogue (e.g. `NOTIFICATION.SHOP_PRODUCT_UPDATED`, `{product_id}`) to the `notifyOnPay` target. */
+  notifyCatalogue(event: string, data: Record<string, unknown>): Promise<SentNotification | undefined>;
   /** Posts a signed notification to `target` (our /api/shop/notifications), as the shop does after a payment. */
   sendNotification(
     target: string,
@@ -115,7 +121,7 @@ function escapeHtml(text: string) {
 }
 
 export async function startShopEmulator(
-  options: { shopId?: string; apiKey?: string; checkCaptcha?: boolean; retryIntervalMs?: number } = {},
+  options: { shopId?: string; apiKey?: string; checkCaptcha?: boolean; retryIntervalMs?: number; extraProducts?: number } = {},
 ): Promise<ShopEmulator> {
   const shopId = options.shopId ?? "151480";
   const apiKey = options.apiKey ?? `sk_test_${crypto.randomBytes(8).toString("hex")}`;
@@ -129,6 +135,7 @@ export async function startShopEmulator(
   let notifyTarget: { url: string; secret: string } | undefined;
   let rateLimited = { count: 0, retryAfterSeconds: 0 };
   const retryIntervalMs = options.retryIntervalMs ?? 5_000;
+  const catalogue = createShopCatalogueState({ extraProducts: options.extraProducts });
 
   async function postNotification(target: string, raw: string, secret: string, headers: { timestamp?: number; idempotencyKey?: string; signature?: string } = {}) {
     const response = await fetch(target, {
@@ -151,8 +158,12 @@ export async function startShopEmulator(
 
   /** One event, delivered like SellAuth's: the same key on every attempt, up to 3 attempts while the answer is not 2xx. */
   async function deliver(invoiceId: string, event: string): Promise<SentNotification | undefined> {
+    return deliverEvent(event, { invoice_id: Number(invoiceId) });
+  }
+
+  async function deliverEvent(event: string, data: Record<string, unknown>): Promise<SentNotification | undefined> {
     if (!notifyTarget) return undefined;
-    const raw = JSON.stringify({ event, data: { invoice_id: Number(invoiceId) }, shop_id: Number(shopId) });
+    const raw = JSON.stringify({ event, data, shop_id: Number(shopId) });
     const idempotencyKey = crypto.randomBytes(32).toString("hex");
     let last: SentNotification | undefined;
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -168,7 +179,11 @@ export async function startShopEmulator(
   async function settle(invoiceId: string, status: string) {
     const found = invoices.get(invoiceId);
     invoices.set(invoiceId, { cart: undefined, ...found, status });
-    return deliver(invoiceId, EVENT_FOR_STATUS[status] ?? "NOTIFICATION.SHOP_INVOICE_UPDATED");
+    // A paid invoice takes its keys from stock, and the shop says so for each product whose stock changed.
+    const changed = status === "completed" && found?.status !== "completed" ? takeStock(catalogue, found?.cart) : [];
+    const sent = await deliver(invoiceId, EVENT_FOR_STATUS[status] ?? "NOTIFICATION.SHOP_INVOICE_UPDATED");
+    for (const productId of changed) await deliverEvent("NOTIFICATION.SHOP_STOCK_UPDATED", { product_id: productId });
+    return sent;
   }
 
   async function answerCheckout(res: http.ServerResponse, body: unknown, api: boolean) {
@@ -208,6 +223,14 @@ export async function startShopEmulator(
     if (url.pathname.startsWith("/v1/") && rateLimited.count > 0) {
       rateLimited.count -= 1;
       res.writeHead(429, { "Content-Type": "application/json", "Retry-After": String(rateLimited.retryAfterSeconds) }).end(JSON.stringify({ message: "Too Many Attempts." }));
+      return;
+    }
+
+    const catalogueAnswer = req.method === "GET" ? answerCatalogueRequest(catalogue, shopId, url) : undefined;
+    if (catalogueAnswer) {
+      if (!authorized) return send(res, 401, { message: "Unauthenticated." });
+      if (catalogue.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, catalogue.delayMs));
+      if (!res.destroyed) send(res, catalogueAnswer.status, catalogueAnswer.body);
       return;
     }
 
@@ -313,6 +336,8 @@ export async function startShopEmulator(
       rateLimited = { count, retryAfterSeconds };
     },
     settleInvoice: settle,
+    catalogue,
+    notifyCatalogue: deliverEvent,
     async sendNotification(target, input) {
       const raw = JSON.stringify({ event: input.event, data: { invoice_id: input.invoiceId }, shop_id: input.shopId ?? shopId });
       return postNotification(target, raw, input.secret, { timestamp: input.timestamp, idempotencyKey: input.idempotencyKey ?? crypto.randomUUID(), signature: input.signature });

@@ -54,7 +54,19 @@ function searchFrom(draft: Draft, known: readonly string[]): string {
  * after a short pause (URL replaced, not pushed), a new sort at once, and the `Filters` disclosure closes on Escape or
  * an outside click. Each category shows how many products it would give for the current search and prices.
  */
-export function CatalogFilterForm({ filters, sort, categories }: { filters: CatalogFilters; sort: CatalogSort; categories: readonly CategoryFacet[] }) {
+export function CatalogFilterForm({
+  filters,
+  sort,
+  popular = false,
+  categories,
+}: {
+  filters: CatalogFilters;
+  sort: CatalogSort;
+  /** The catalogue offers `Most popular` (the shop counts sales). */
+  popular?: boolean;
+  categories: readonly CategoryFacet[];
+}) {
+  const sorts = popular ? CATALOG_SORTS : CATALOG_SORTS.filter((s) => s !== "popular");
   const navigate = useNavigate();
   const known = categories.map((c) => c.value);
   const urlSearch = catalogSearch({ filters, sort, page: 1 });
@@ -152,7 +164,7 @@ export function CatalogFilterForm({ filters, sort, categories }: { filters: Cata
           Sort by
         </label>
         <select id="catalog-sort" name="sort" value={draft.sort} onChange={(e) => changeSort(e.target.value)} className={`${inputClass} py-2.5 sm:w-auto`}>
-          {CATALOG_SORTS.map((value) => (
+          {sorts.map((value) => (
             <option key={value} value={value}>
               {value === "featured" && draft.q.trim() ? "Best match" : SORT_LABELS[value]}
             </option>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { imageSchema, nonEmpty, positiveNumber } from "~/features/content/content";
+import { imageSchema, nonEmpty, positiveNumber, reportDuplicates } from "~/features/content/content";
 import { QUANTITY_CEILING } from "./catalog";
 
 export const durationSchema = z.object({
@@ -7,6 +7,10 @@ export const durationSchema = z.object({
   label: nonEmpty,
   multiplier: positiveNumber,
   variantId: z.number({ message: "expected a variant id (integer) or null" }).int().positive().nullable(),
+  /** The shop's own price for this variant, in cents of the product's currency (a connected shop sets it). */
+  priceCents: z.number().int().nonnegative().optional(),
+  /** Keys left, as the shop counts them; absent when the shop does not count (or sells without limit). */
+  stock: z.number().int().nonnegative().optional(),
 });
 export type Duration = z.infer<typeof durationSchema>;
 
@@ -34,8 +38,26 @@ export const productSchema = z.object({
     .default(1),
   isFeatured: z.boolean().default(false),
   shopUrl: z.url({ message: "expected an absolute URL" }).nullable().default(null),
+  /** ISO 4217 code of the prices (the shop's currency). */
+  currency: z.string().regex(/^[A-Z]{3}$/, { message: "expected a currency code like USD" }).default("USD"),
+  /** Keys sold, as the connected shop counts them (the `popular` sort). */
+  sold: z.number().int().nonnegative().optional(),
+  /** The shop's own description, sanitised HTML, shown when the content adds no description of its own. */
+  descriptionHtml: z.string().optional(),
+  /** False when the shop hides stock counts: `Only 3 left` is not shown, `Sold out` still is. */
+  showStockCount: z.boolean().default(true),
 });
 export type Product = z.infer<typeof productSchema>;
+
+/**
+ * An entry of `content/products.json` when the catalogue comes from the connected shop: keyed by the shop's product
+ * id, it adds or replaces copy, features, compatibility, badges, category, images and the struck-through price. Ids,
+ * variants, prices, stock and visibility always come from the shop, so any such field here is ignored.
+ */
+export const overlaySchema = productSchema.partial().extend({ id: productSchema.shape.id });
+export type ProductOverlay = z.infer<typeof overlaySchema>;
+
+export const overlayFileSchema = z.array(overlaySchema).superRefine((entries, ctx) => reportDuplicates(entries, (e) => String(e.id), "id", "product id", ctx));
 
 /** `content/products.json`: ids, variant ids (across products) and slugs are each unique, since carts and URLs name them. */
 export const productsFileSchema = z.array(productSchema).superRefine((products, ctx) => {

@@ -67,7 +67,7 @@ describe("canPurchase", () => {
 
 describe("catalogue categories and home tiles", () => {
   it("shows the four home tiles in the site's order", () => {
-    expect(homeTileProducts(site.homeTiles, products).map((p) => [p.name, productPath(p)])).toEqual([
+    expect(homeTileProducts(site.homeTiles, { product: (id) => products.find((p) => p.id === id) }).map((p) => [p.name, productPath(p)])).toEqual([
       ["Kestrel Sandbox", "/product/446891"],
       ["Kestrel Capture Ultimate", "/product/447089"],
       ["Kestrel Studio", "/product/446894"],

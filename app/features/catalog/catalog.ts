@@ -13,9 +13,9 @@ export function parseProductId(param: string | undefined): number | null {
   return param && /^\d{1,15}$/.test(param) ? Number(param) : null;
 }
 
-/** The duration named by `?duration=`, or the product's first duration. */
+/** The duration named by `?duration=`, or the product's first duration that is not sold out. */
 export function durationFromSearch(product: Product, search: URLSearchParams): Duration {
-  return findDuration(product, search.get("duration") ?? "") ?? product.durations[0]!;
+  return findDuration(product, search.get("duration") ?? "") ?? product.durations.find((d) => !isSoldOut(d)) ?? product.durations[0]!;
 }
 
 /** `?quantity=` as a whole number within 1 … the product's maximum; anything else means 1 or the nearest bound. */
@@ -28,9 +28,28 @@ export function clampQuantity(product: Pick<Product, "maxQuantity">, quantity: n
   return Math.min(product.maxQuantity, Math.max(1, Math.trunc(quantity)));
 }
 
-/** Only a duration sold in the shop (it has a variant id) of a product with a shop link can be bought. */
-export function canPurchase(product: Pick<Product, "shopUrl">, duration: Pick<Duration, "variantId">): boolean {
-  return duration.variantId !== null && product.shopUrl !== null;
+/** Above this many keys left, the page says nothing about stock. */
+export const LOW_STOCK = 5;
+
+/** Stock as the page says it: `Sold out`, `Only 3 left` (when the shop shows counts), or nothing. */
+export function stockNote(duration: Pick<Duration, "stock">, showCount: boolean): string | null {
+  if (duration.stock === undefined) return null;
+  if (duration.stock === 0) return "Sold out";
+  return showCount && duration.stock <= LOW_STOCK ? `Only ${duration.stock} left` : null;
+}
+
+export function isSoldOut(duration: Pick<Duration, "stock">): boolean {
+  return duration.stock === 0;
+}
+
+/** The most keys of a duration one checkout may buy: the product's limit, or fewer when fewer are left. */
+export function maxQuantityOf(product: Pick<Product, "maxQuantity">, duration: Pick<Duration, "stock">): number {
+  return Math.max(1, Math.min(product.maxQuantity, duration.stock ?? Number.POSITIVE_INFINITY));
+}
+
+/** Only a duration sold in the shop (it has a variant id) of a product with a shop link, and not sold out, can be bought. */
+export function canPurchase(product: Pick<Product, "shopUrl">, duration: Pick<Duration, "variantId" | "stock">): boolean {
+  return duration.variantId !== null && product.shopUrl !== null && !isSoldOut(duration);
 }
 
 const count = new Intl.NumberFormat("en-US");
@@ -46,27 +65,41 @@ export function catalogueStatus({ total, size, page, pageSize, pageCount, filter
   return filtered ? `Showing ${range} of ${count.format(total)} matching products` : `Showing ${range} of ${products(size)}`;
 }
 
-/** The home page tiles in the order the site lists them. */
-export function homeTileProducts(ids: readonly number[], products: readonly Product[]): ProductTileData[] {
-  return productTiles(ids.flatMap((id) => products.filter((p) => p.id === id)));
+/** The home page tiles in the order the site lists them (an id the catalogue does not hold is left out). */
+export function homeTileProducts(ids: readonly number[], catalogue: { product(id: number): Product | undefined }): ProductTileData[] {
+  return productTiles(ids.flatMap((id) => catalogue.product(id) ?? []));
 }
 
 /** Only what a tile shows: the loader's data rides inline in the page, whose first round trip it shares. */
 export function productTiles(products: readonly Product[]): ProductTileData[] {
-  return products.map(({ id, name, price, cardImage }) => ({ id, name, price, cardImage }));
+  return products.map(({ id, name, price, cardImage, currency }) => ({ id, name, price, cardImage, ...currencyUnlessUsd(currency) }));
+}
+
+/** The currency travels with a card only when it is not the default, so a dollar shop's pages stay as small as they were. */
+function currencyUnlessUsd(currency: string): { currency?: string } {
+  return currency === "USD" ? {} : { currency };
 }
 
 /** What a home-page tile shows of a product. */
-export type ProductTileData = Pick<Product, "id" | "name" | "price" | "cardImage">;
+export type ProductTileData = Pick<Product, "id" | "name" | "price" | "cardImage"> & Partial<Pick<Product, "currency">>;
 
 /** How many features a catalogue card lists. */
 export const CARD_FEATURES = 4;
 
 /** What a catalogue card shows of a product (its gallery, description and durations stay on the product page). */
-export type ProductCardData = Pick<Product, "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage">;
+export type ProductCardData = Pick<Product, "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"> & Partial<Pick<Product, "currency">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
-  return products.map(({ id, name, price, originalPrice, badges, features, cardImage }) => ({ id, name, price, originalPrice, badges, features: features.slice(0, CARD_FEATURES), cardImage }));
+  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency }) => ({
+    id,
+    name,
+    price,
+    originalPrice,
+    badges,
+    features: features.slice(0, CARD_FEATURES),
+    cardImage,
+    ...currencyUnlessUsd(currency),
+  }));
 }
 
 /** True when two URLs of a product page differ only in `?duration=` or `?quantity=` (a selection change, nothing to reload). */

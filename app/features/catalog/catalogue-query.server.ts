@@ -1,7 +1,7 @@
 import MiniSearch, { type Query } from "minisearch";
 import type { Site } from "~/features/layout/site.content";
 import type { Product } from "./catalog.content";
-import type { CatalogSort } from "./filtering";
+import { CATALOG_SORTS, type CatalogSort } from "./filtering";
 import { basePriceCents } from "./pricing";
 
 /** What one list of products asks for: search text, categories, base-price bounds in dollars, order and page. */
@@ -47,6 +47,8 @@ export interface Catalogue {
   related(product: Product, count: number): Product[];
   /** Every product, in the content's order (the sitemap). */
   all(): readonly Product[];
+  /** The orders this catalogue offers: `popular` only when the shop counts sales. */
+  readonly sorts: readonly CatalogSort[];
 }
 
 export const DEFAULT_PAGE_SIZE = 24;
@@ -127,7 +129,9 @@ export function createCatalogue(products: readonly Product[], categories: Site["
     name: [...indices].sort(byKeys((a, b) => collator.compare(products[a]!.name, products[b]!.name), byFeatured)),
     // The shop numbers products as they are created, so the highest id is the newest.
     newest: [...indices].sort((a, b) => products[b]!.id - products[a]!.id),
+    popular: [...indices].sort(byKeys((a, b) => (products[b]!.sold ?? 0) - (products[a]!.sold ?? 0), byFeatured)),
   };
+  const sorts = CATALOG_SORTS.filter((sort) => sort !== "popular" || products.some((p) => p.sold !== undefined));
   const relatedByCategory = new Map<number, number[]>();
   for (const ix of featured) {
     const list = relatedByCategory.get(categoryOf[ix]!) ?? [];
@@ -163,6 +167,7 @@ export function createCatalogue(products: readonly Product[], categories: Site["
 
   return {
     size: count,
+    sorts,
     product: (id) => byId.get(id),
     all: () => products,
     related(product, wanted) {
@@ -176,7 +181,7 @@ export function createCatalogue(products: readonly Product[], categories: Site["
     query({ q = "", categories: chosen = [], min = null, max = null, sort = "featured", page = 1, pageSize = DEFAULT_PAGE_SIZE }) {
       const words = queryWords(q);
       const search = words.length > 0 ? rankedMatches(words) : undefined;
-      const order = search && sort === "featured" ? search.order : orders[sort];
+      const order = search && sort === "featured" ? search.order : orders[sorts.includes(sort) ? sort : "featured"];
       const wantedCategories = new Set(chosen.map((c) => categoryIndex.get(c)).filter((c) => c !== undefined));
       const minCents = min === null ? -Infinity : Math.round(min * 100);
       const maxCents = max === null ? Infinity : Math.round(max * 100);

@@ -1,15 +1,33 @@
 import { getContent } from "~/features/content/content.server";
+import { getDb } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import { logger } from "~/platform/logger.server";
+import { recordCatalogueSyncedAt } from "~/platform/metrics.server";
 import type { Product } from "./catalog.content";
 import { type Catalogue, type CatalogueQuery, type CatalogueResult, createCatalogue } from "./catalogue-query.server";
+import { productsFromShop, type ShopSnapshot } from "./shop-catalogue.server";
+import { type LoadedSnapshot, requestCatalogueSync, type ShopSync, type SyncRequest, startShopSync } from "./shop-sync.server";
+import { createSellAuthCatalogue } from "./sources/sellauth.server";
 
-// The source of products sits behind these functions: today the content files, later the connected shop.
-let built: { products: readonly Product[]; catalogue: Catalogue } | undefined;
+// The source of products sits behind these functions: the content files (the demo), or the connected shop's
+// catalogue as the last sync left it (docs/shop.md). Every list of products and every product page asks them.
+let fromContent: { products: readonly Product[]; catalogue: Catalogue } | undefined;
+let fromShop: { version: number; snapshot: ShopSnapshot; catalogue: Catalogue } | undefined;
+let emptyCatalogue: Catalogue | undefined;
+let shopSync: ShopSync | undefined;
 
-/** The catalogue of the current products, indexed once per set of products (at boot, then whenever they change). */
+const fromTheShop = () => getEnv().CATALOG_SOURCE === "sellauth";
+
+/** The catalogue being served, indexed once per set of products (at boot, then whenever the products change). */
 export function getCatalogue(): Catalogue {
   const { products, site } = getContent();
-  if (built?.products !== products) built = { products, catalogue: createCatalogue(products, site.categories) };
-  return built.catalogue;
+  if (fromTheShop()) {
+    if (fromShop) return fromShop.catalogue;
+    emptyCatalogue ??= createCatalogue([], site.categories);
+    return emptyCatalogue;
+  }
+  if (fromContent?.products !== products) fromContent = { products, catalogue: createCatalogue(products, site.categories) };
+  return fromContent.catalogue;
 }
 
 /** Every list of products (the catalogue page, related products, the sitemap) is an answer to this. */
@@ -19,4 +37,88 @@ export function queryCatalogue(query: CatalogueQuery): CatalogueResult {
 
 export function getProduct(id: number): Product | undefined {
   return getCatalogue().product(id);
+}
+
+/** Which catalogue a page was rendered from: the render cache keys pages by it, so no page outlives its prices. */
+export function catalogueVersion(): string {
+  return fromTheShop() ? `shop-${fromShop?.version ?? 0}` : "content";
+}
+
+/** False while a connected shop's catalogue has never been read (`/readyz` answers 503 until it is). */
+export function isCatalogueReady(): boolean {
+  return !fromTheShop() || fromShop !== undefined;
+}
+
+/** What the last sync read from the shop (its feedback and settings too), or undefined before one. */
+export function currentShopSnapshot(): ShopSnapshot | undefined {
+  return fromShop?.snapshot;
+}
+
+/** Serves a snapshot: the shop's products with the content's overlay, indexed, swapped in whole. */
+export function serveShopSnapshot({ version, snapshot }: LoadedSnapshot) {
+  const { site, overlay } = getContent();
+  const env = getEnv();
+  const shopUrl = snapshot.settings.subdomain ? `https://${snapshot.settings.subdomain}.mysellauth.com` : (env.SHOP_CHECKOUT_ORIGIN?.split(",")[0]?.trim() ?? env.SHOP_API_BASE);
+  const products = productsFromShop(snapshot, overlay, site, { shopUrl });
+  fromShop = { version, snapshot, catalogue: createCatalogue(products, site.categories) };
+  recordCatalogueSyncedAt(new Date(snapshot.syncedAt));
+  logger.debug({ version, products: products.length }, "serving the shop's catalogue");
+}
+
+/** With a connected shop, keeps its catalogue current until the returned stop is called; nothing for content. */
+export function startCatalogueSync(): (() => Promise<void>) | undefined {
+  if (!fromTheShop()) return undefined;
+  const controller = new AbortController();
+  shopSync = startShopSync({ db: getDb().db, api: createSellAuthCatalogue({ ...shopApiOptions(), signal: controller.signal }), refreshMs: getEnv().CATALOG_REFRESH_SECONDS * 1000, onSnapshot: serveShopSnapshot });
+  return async () => {
+    controller.abort();
+    await shopSync?.stop();
+  };
+}
+
+/** Why the catalogue is not ready yet, for /readyz. */
+export function catalogueProblem(): string | null {
+  return isCatalogueReady() ? null : (shopSync?.lastError() ?? "the first catalogue sync has not finished");
+}
+
+/** How a shop notification that is not about an invoice moves the catalogue (event names: docs/shop.md). */
+export function syncRequestFor(event: string, data: Record<string, unknown>): SyncRequest {
+  const productId = Number(data.product_id);
+  const named = Number.isSafeInteger(productId) && productId > 0;
+  if (/FEEDBACK/i.test(event)) return { kind: "feedback" };
+  if (/PRODUCT|STOCK|INVOICE/i.test(event) && named) return { kind: "product", productId };
+  return { kind: "full" };
+}
+
+/** A shop notification about products, stock or feedback: the lease holder resyncs what it names within a second. */
+export async function onShopCatalogueEvent(event: string, data: Record<string, unknown>): Promise<boolean> {
+  if (!fromTheShop()) return false;
+  await requestCatalogueSync(getDb().db, syncRequestFor(event, data));
+  return true;
+}
+
+/**
+ * The shop's stock of a variant right now (checkout asks before it creates an invoice): a number, null when the shop
+ * does not count it, "gone" when the shop no longer sells it, or undefined when the shop cannot be asked (the
+ * catalogue's figure stands then). A variant found sold out is resynced, so the page says so too.
+ */
+export async function liveStock(productId: number, variantId: number): Promise<number | null | "gone" | undefined> {
+  if (!fromTheShop()) return undefined;
+  try {
+    const read = await createSellAuthCatalogue({ ...shopApiOptions(), timeoutMs: 3_000 }).product(productId);
+    if (!read || !("product" in read) || read.product.visibility !== "public") return "gone";
+    const variant = read.product.variants.find((v) => v.id === variantId);
+    if (!variant) return "gone";
+    const known = getCatalogue().product(productId)?.durations.find((d) => d.variantId === variantId);
+    if (variant.stock !== (known?.stock ?? null)) await requestCatalogueSync(getDb().db, { kind: "product", productId });
+    return variant.stock;
+  } catch (error) {
+    logger.warn({ err: error instanceof Error ? error.message : String(error), productId }, "could not ask the shop for stock before checkout");
+    return undefined;
+  }
+}
+
+function shopApiOptions() {
+  const env = getEnv();
+  return { apiBase: env.SHOP_API_BASE, shopId: env.SHOP_ID, apiKey: env.SHOP_API_KEY ?? "" };
 }

@@ -2,8 +2,8 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "./catalog.content";
-import { durationFromSearch } from "./catalog";
-import { computeTotal, findDuration, formatUsd } from "./pricing";
+import { durationFromSearch, isSoldOut, stockNote } from "./catalog";
+import { computeTotal, findDuration, formatPrice } from "./pricing";
 
 /**
  * The selected duration: answers a click at once and mirrors it into `?duration=` (replacing the entry),
@@ -71,11 +71,17 @@ export function DurationPicker({
         <div className="grid gap-2 sm:grid-cols-2">
           {product.durations.map((duration) => {
             const checked = duration.value === selected.value;
+            const soldOut = isSoldOut(duration);
+            const note = stockNote(duration, product.showStockCount);
             return (
               <label
                 key={duration.value}
-                className={`flex cursor-pointer items-center justify-between gap-3 rounded-xl border px-4 py-3 transition-colors ${
-                  checked ? "border-sky-400 bg-sky-400/10 text-white" : "border-white/15 bg-slate-900/60 text-slate-200 hover:border-white/30 hover:bg-white/5"
+                className={`flex items-center justify-between gap-3 rounded-xl border px-4 py-3 transition-colors ${
+                  soldOut
+                    ? "cursor-not-allowed border-white/10 bg-slate-900/40 text-slate-400"
+                    : checked
+                      ? "cursor-pointer border-sky-400 bg-sky-400/10 text-white"
+                      : "cursor-pointer border-white/15 bg-slate-900/60 text-slate-200 hover:border-white/30 hover:bg-white/5"
                 }`}
               >
                 <span className="flex items-center gap-3">
@@ -84,13 +90,17 @@ export function DurationPicker({
                     name="duration"
                     value={duration.value}
                     checked={checked}
+                    disabled={soldOut}
                     data-early-choice
                     onChange={() => onSelect(duration)}
                     className="size-4 shrink-0 accent-sky-400"
                   />
                   <span className="font-medium">{duration.label}</span>
                 </span>
-                <span className="font-semibold tabular-nums">{formatUsd(computeTotal(product, duration))}</span>
+                <span className="flex flex-col items-end">
+                  <span className={`font-semibold tabular-nums ${soldOut ? "line-through" : ""}`}>{formatPrice(computeTotal(product, duration), product.currency)}</span>
+                  {note ? <span className={`text-xs font-semibold ${soldOut ? "text-slate-400" : "text-amber-300"}`}>{note}</span> : null}
+                </span>
               </label>
             );
           })}

@@ -60,7 +60,7 @@ export function hasActiveFilters(filters: CatalogFilters): boolean {
 }
 
 /** How the catalogue can be ordered (`?sort=`); `featured` is the default and never written in the URL. */
-export const CATALOG_SORTS = ["featured", "price-asc", "price-desc", "name", "newest"] as const;
+export const CATALOG_SORTS = ["featured", "price-asc", "price-desc", "name", "newest", "popular"] as const;
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 
 export const SORT_LABELS: Record<CatalogSort, string> = {
@@ -69,6 +69,7 @@ export const SORT_LABELS: Record<CatalogSort, string> = {
   "price-desc": "Price: high to low",
   name: "Name: A to Z",
   newest: "Newest",
+  popular: "Most popular",
 };
 
 /** What a catalogue URL asks for: filters, an order and a page. */

@@ -32,12 +32,37 @@ export function formatUsd(cents: number): string {
   return `$${formatCents(cents)}`;
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** `$14.99`, `€14.99`, `CA$14.99`: an amount in the currency the shop charges. */
+export function formatPrice(cents: number, currency = "USD"): string {
+  if (currency === "USD") return formatUsd(cents);
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    moneyFormats.set(currency, format);
+  }
+  return format.format(cents / 100);
+}
+
+/**
+ * A price as the shop's API sends it (a number, or a decimal string as Laravel APIs often do) in whole cents, exactly:
+ * "14.99" → 1499. Null for anything that is not a non-negative decimal amount.
+ */
+export function parsePriceCents(value: unknown): number | null {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  if (!/^\d{1,12}(\.\d{1,8})?$/.test(text)) return null;
+  return priceCents(Number(text), 1);
+}
+
 export function findDuration(product: Product, value: string): Duration | undefined {
   return product.durations.find((d) => d.value === value);
 }
 
 /** The total for a product's duration: the one price rule the page, checkout and orders all use. */
 export function computeTotal(product: Product, duration: Duration, quantity = 1): number {
+  // The shop's own variant price when it sets one: what the page shows is what the shop charges.
+  if (duration.priceCents !== undefined) return duration.priceCents * quantity;
   return priceCents(product.price, duration.multiplier, quantity);
 }
 

@@ -1,6 +1,6 @@
 import { TransitionLink } from "~/features/layout/page-transition";
 import { type ProductTileData, productPath } from "./catalog";
-import { formatUsd, priceCents } from "./pricing";
+import { formatPrice, priceCents } from "./pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */
 export function ProductTile({ product }: { product: ProductTileData }) {
@@ -20,7 +20,7 @@ export function ProductTile({ product }: { product: ProductTileData }) {
       />
       <span className="block p-4">
         <span className="block font-semibold text-white">{product.name}</span>
-        <span className="mt-1 block text-sm text-slate-300">From {formatUsd(priceCents(product.price, 1))}</span>
+        <span className="mt-1 block text-sm text-slate-300">From {formatPrice(priceCents(product.price, 1), product.currency)}</span>
       </span>
     </TransitionLink>
   );

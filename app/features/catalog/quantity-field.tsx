@@ -3,11 +3,14 @@ import { useNavigate, useSearchParams } from "react-router";
 import type { Product } from "./catalog.content";
 import { clampQuantity, quantityFromSearch } from "./catalog";
 
+/** The most keys the buyer may ask for: the product's limit, or the stock left when that is lower. */
+type QuantityLimit = Pick<Product, "maxQuantity">;
+
 /**
  * The quantity to buy: read from `?quantity=` (so the GET form works without JavaScript) and mirrored back into it
  * on every valid change. `text` is what the buyer typed, kept while it is momentarily empty or out of range.
  */
-export function useSelectedQuantity(product: Product) {
+export function useSelectedQuantity(product: QuantityLimit) {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const urlQuantity = quantityFromSearch(product, searchParams);
@@ -30,14 +33,17 @@ export function useSelectedQuantity(product: Product) {
   return { quantity: typed ?? urlQuantity, text, change } as const;
 }
 
-function validQuantity(product: Product, text: string): number | null {
+function validQuantity(product: QuantityLimit, text: string): number | null {
   const typed = Number(text);
   if (text.trim() === "" || !Number.isInteger(typed) || clampQuantity(product, typed) !== typed) return null;
   return typed;
 }
 
-/** `Quantity`: a native number input (arrow keys step it) shown only for products that sell more than one key. */
-export function QuantityField({ product, text, onChange }: { product: Product; text: string; onChange(value: string): void }) {
+/**
+ * `Quantity`: a native number input (arrow keys step it) shown only for products that sell more than one key; it stops
+ * at the stock left when that is lower than the product's limit.
+ */
+export function QuantityField({ product, limit, text, onChange }: { product: QuantityLimit; limit: QuantityLimit; text: string; onChange(value: string): void }) {
   if (product.maxQuantity <= 1) return null;
   return (
     <div className="mt-4 flex items-center gap-3">
@@ -50,7 +56,7 @@ export function QuantityField({ product, text, onChange }: { product: Product; t
         name="quantity"
         inputMode="numeric"
         min={1}
-        max={product.maxQuantity}
+        max={limit.maxQuantity}
         step={1}
         value={text}
         onChange={(event) => onChange(event.target.value)}
@@ -58,7 +64,7 @@ export function QuantityField({ product, text, onChange }: { product: Product; t
         className="w-20 rounded-lg border border-white/15 bg-slate-900/60 px-3 py-2 text-slate-100 tabular-nums"
       />
       <span id="quantity-hint" className="text-sm text-slate-300">
-        Up to {product.maxQuantity}
+        Up to {limit.maxQuantity}
       </span>
     </div>
   );

@@ -6,7 +6,14 @@ export const CHECKOUT_MESSAGES = {
   noUrl: "No checkout URL returned. Please try again.",
   fallback: "An error occurred during checkout",
   captchaRejected: "Captcha verification failed. Please try again.",
+  soldOut: "This licence has just sold out.",
+  noLongerSold: "This licence is no longer sold.",
 } as const;
+
+/** Fewer keys are left than the buyer asked for. */
+export function onlyLeftMessage(left: number): string {
+  return `Only ${left} of this licence ${left === 1 ? "is" : "are"} left.`;
+}
 
 /** A checkout URL is only followed when it is our own path or an http(s) URL (never javascript: or data:). */
 export function isSafeCheckoutUrl(url: string): boolean {

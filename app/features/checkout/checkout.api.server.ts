@@ -1,5 +1,5 @@
 import express from "express";
-import { getContent } from "~/features/content/content.server";
+import { getCatalogue, liveStock } from "~/features/catalog/catalogue.server";
 import { getDb } from "~/platform/db.server";
 import { jsonBody } from "~/platform/json-body.server";
 import { checkoutOutcomes } from "~/platform/metrics.server";
@@ -34,7 +34,7 @@ export function createCheckoutApi() {
     }
     // req.ip honours TRUST_PROXY, so it is the buyer's address, not a proxy's.
     const buyer = { ip: req.ip, userAgent: req.get("User-Agent") };
-    const result = await startCheckout({ db: getDb().db, products: getContent().products, provider: getCheckoutProvider() }, parsed.data, buyer);
+    const result = await startCheckout({ db: getDb().db, products: getCatalogue().all(), provider: getCheckoutProvider(), liveStock }, parsed.data, buyer);
     checkoutOutcomes.inc({ outcome: result.status === 200 ? "created" : result.status === 422 ? "refused" : result.status < 500 ? "invalid" : "error" });
     res.status(result.status).json(result.body);
   });

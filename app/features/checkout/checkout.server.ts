@@ -11,6 +11,7 @@ import { loadOrCreateLocalSecret } from "~/platform/local-secret.server";
 import { logger } from "~/platform/logger.server";
 import type { Database } from "../../../db/schema";
 import { type CheckoutRequest, resolveCart } from "./checkout";
+import { CHECKOUT_MESSAGES, onlyLeftMessage } from "./checkout-messages";
 import type { BuyerContext, CheckoutProvider } from "./checkout-provider";
 import { createDemoProvider } from "./providers/demo.server";
 import { createSellAuthProvider } from "./providers/sellauth.server";
@@ -48,14 +49,25 @@ export function notificationContext(db: Kysely<Database> = getDb().db, env: Env 
 
 export type StartCheckoutResult = { status: number; body: { url: string; orderId: string; frameRefused?: true } | { error: string } };
 
-/** Validates the cart against the catalogue, prices it on the server, asks the provider, records a pending order. */
-export async function startCheckout(
-  deps: { db: Kysely<Database>; products: readonly Product[]; provider: CheckoutProvider },
-  request: CheckoutRequest,
-  buyer: BuyerContext = {},
-): Promise<StartCheckoutResult> {
+export interface CheckoutDeps {
+  db: Kysely<Database>;
+  products: readonly Product[];
+  provider: CheckoutProvider;
+  /** The shop's stock of a variant right now, when the catalogue comes from it (catalogue.server.ts `liveStock`). */
+  liveStock?: (productId: number, variantId: number) => Promise<number | null | "gone" | undefined>;
+}
+
+/**
+ * Validates the cart against the catalogue, asks the shop whether the keys are still there, prices it on the server,
+ * asks the provider, records a pending order. A sold-out licence is refused (409) before any invoice exists.
+ */
+export async function startCheckout(deps: CheckoutDeps, request: CheckoutRequest, buyer: BuyerContext = {}): Promise<StartCheckoutResult> {
   const resolved = resolveCart(deps.products, request);
-  if ("error" in resolved) return { status: 400, body: { error: resolved.error } };
+  if ("error" in resolved) return { status: resolved.soldOut ? 409 : 400, body: { error: resolved.error } };
+  const left = await deps.liveStock?.(request.productId, request.variantId);
+  if (left === "gone") return { status: 409, body: { error: CHECKOUT_MESSAGES.noLongerSold } };
+  if (left === 0) return { status: 409, body: { error: CHECKOUT_MESSAGES.soldOut } };
+  if (typeof left === "number" && request.quantity > left) return { status: 409, body: { error: onlyLeftMessage(left) } };
   const result = await deps.provider.createCheckout(resolved.cart, request.altcha, buyer);
   // The buyer's input refused (captcha, cart) is a 422; the shop failing is a 502.
   if ("error" in result) return { status: result.rejected ? 422 : 502, body: { error: result.error } };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { computeTotal } from "~/features/catalog/pricing";
 import { QUANTITY_CEILING } from "~/features/catalog/catalog";
 import type { Duration, Product } from "~/features/catalog/catalog.content";
+import { CHECKOUT_MESSAGES, onlyLeftMessage } from "./checkout-messages";
 import { COUPON_MESSAGES } from "./coupons";
 
 export const MAX_QUANTITY = QUANTITY_CEILING;
@@ -44,7 +45,8 @@ export interface CheckoutCart {
 /** `amountCents`: what the shop will charge, when it says (after a coupon); the cart's list price otherwise. */
 export type CheckoutResult = { url: string; invoiceId?: string; frameRefused?: boolean; amountCents?: number } | { error: string; rejected?: boolean };
 
-export type CartResolution = { cart: CheckoutCart; product: Product; duration: Duration } | { error: string };
+/** `soldOut`: the catalogue has too few keys left (409), rather than a request that names nothing we sell (400). */
+export type CartResolution = { cart: CheckoutCart; product: Product; duration: Duration } | { error: string; soldOut?: boolean };
 
 /** Checks the request against the catalogue and prices it with computeTotal. */
 export function resolveCart(products: readonly Product[], request: CheckoutRequest): CartResolution {
@@ -53,6 +55,8 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
   const duration = product.durations.find((d) => d.variantId !== null && d.variantId === request.variantId);
   if (!duration || duration.variantId === null) return { error: "Unknown duration for this product" };
   if (request.quantity > product.maxQuantity) return { error: `quantity must be between 1 and ${product.maxQuantity} for this product` };
+  if (duration.stock === 0) return { error: CHECKOUT_MESSAGES.soldOut, soldOut: true };
+  if (duration.stock !== undefined && request.quantity > duration.stock) return { error: onlyLeftMessage(duration.stock), soldOut: true };
   return {
     product,
     duration,

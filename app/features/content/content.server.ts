@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import { productsFileSchema } from "~/features/catalog/catalog.content";
+import { overlayFileSchema, type ProductOverlay, productsFileSchema } from "~/features/catalog/catalog.content";
 import { couponsFileSchema } from "~/features/checkout/coupons.content";
 import { docsFileSchema } from "~/features/docs/docs.content";
 import { downloadsFileSchema } from "~/features/downloads/downloads.content";
@@ -34,7 +34,17 @@ type ContentFiles = typeof CONTENT_FILES;
 export type Content = { [K in keyof ContentFiles]: z.infer<ContentFiles[K]["schema"]> } & {
   /** Markdown source of each legal page listed in site.json `legal`. */
   legal: Partial<Record<LegalSlug, string>>;
+  /**
+   * With a connected shop (`CATALOG_SOURCE=sellauth`), products.json only adds copy to the shop's products: it is read
+   * as this overlay and `products` is empty (the catalogue comes from the shop).
+   */
+  overlay: ProductOverlay[];
 };
+
+export interface LoadContentOptions {
+  /** Where products come from: with `sellauth`, products.json is the overlay of the shop's products. */
+  catalogSource?: "content" | "sellauth";
+}
 
 function readText(dir: string, name: string): string {
   try {
@@ -53,9 +63,21 @@ function readJson(dir: string, name: string): unknown {
   }
 }
 
-/** Rules that span files: every reference must point at something that exists. */
-export function checkCrossReferences(content: Content) {
+/**
+ * Rules that span files: every reference must point at something that exists. With a connected shop the products are
+ * the shop's, known only once synced, so references to products are not checked here (`catalog status` reports them).
+ */
+export function checkCrossReferences(content: Content, { catalogSource = "content" }: LoadContentOptions = {}) {
   const errors: string[] = [];
+  if (catalogSource === "sellauth") {
+    const categories = new Set(content.site.categories.map((c) => c.value));
+    content.overlay.forEach((p, i) => {
+      if (p.category !== undefined && !categories.has(p.category)) errors.push(`content/products.json: [${i}].category: expected one of ${[...categories].join(", ")} (from site.json categories)`);
+    });
+    errors.push(...legalErrors(content));
+    if (errors.length) throw new ContentError(errors.join("\n"));
+    return;
+  }
   const ids = new Set(content.products.map((p) => p.id));
   const categories = new Set(content.site.categories.map((c) => c.value));
   content.site.legacyAliases.forEach((alias, i) => {
@@ -79,6 +101,12 @@ export function checkCrossReferences(content: Content) {
   content.downloads.forEach((download, i) => {
     if (download.productId !== undefined && !ids.has(download.productId)) errors.push(`content/downloads.json: [${i}].productId: no product with id ${download.productId}`);
   });
+  errors.push(...legalErrors(content));
+  if (errors.length) throw new ContentError(errors.join("\n"));
+}
+
+function legalErrors(content: Content): string[] {
+  const errors: string[] = [];
   const listed = new Set(content.site.legal.map((page) => page.slug));
   for (const slug of LEGAL_SLUGS) if (!listed.has(slug)) errors.push(`content/site.json: legal: expected an entry for "${slug}" (the /${slug} page)`);
   for (const page of content.site.legal) {
@@ -87,19 +115,23 @@ export function checkCrossReferences(content: Content) {
     if (markdown === undefined) errors.push(`${file}: file is missing`);
     else errors.push(...checkLegalMarkdown(file, markdown, content.site.company));
   }
-  if (errors.length) throw new ContentError(errors.join("\n"));
+  return errors;
 }
 
 /** Reads and validates every content file in `dir`; throws one ContentError naming each file, path and expectation. */
-export function loadContent(dir: string): Content {
+export function loadContent(dir: string, options: LoadContentOptions = {}): Content {
   const parsed: Partial<Record<keyof ContentFiles, unknown>> = {};
+  let overlay: ProductOverlay[] = [];
   for (const [key, entry] of Object.entries(CONTENT_FILES)) {
     const raw = "whenMissing" in entry && !fs.existsSync(path.join(dir, entry.file)) ? entry.whenMissing : readJson(dir, entry.file);
-    parsed[key as keyof ContentFiles] = parseContent(`content/${entry.file}`, entry.schema, raw);
+    if (key === "products" && options.catalogSource === "sellauth") {
+      overlay = parseContent(`content/${entry.file}`, overlayFileSchema, raw);
+      parsed.products = [];
+    } else parsed[key as keyof ContentFiles] = parseContent(`content/${entry.file}`, entry.schema, raw);
   }
-  const content = { ...parsed, legal: {} } as Content;
+  const content = { ...parsed, legal: {}, overlay } as Content;
   for (const page of content.site.legal) content.legal[page.slug] = readText(dir, legalPage(page.slug).file);
-  checkCrossReferences(content);
+  checkCrossReferences(content, options);
   return content;
 }
 
@@ -112,6 +144,6 @@ let cached: Content | undefined;
 
 /** The shop's content, validated once per process (boot fails on a broken file). */
 export function getContent(): Content {
-  cached ??= loadContent(contentDir());
+  cached ??= loadContent(contentDir(), { catalogSource: getEnv().CATALOG_SOURCE });
   return cached;
 }

@@ -36,9 +36,9 @@ export function productJsonLd(product: Product, publicUrl: string, sellerName: s
       "@type": "Offer",
       name: duration.label,
       price: formatCents(computeTotal(product, duration)),
-      priceCurrency: "USD",
-      // A duration without a shop variant cannot be bought online.
-      availability: duration.variantId === null ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
+      priceCurrency: product.currency,
+      // A duration without a shop variant, or with no keys left, cannot be bought online.
+      availability: duration.variantId === null || duration.stock === 0 ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
       url: `${url}?duration=${encodeURIComponent(duration.value)}`,
       seller: { "@id": `${publicUrl}/#organization` },
     })),

@@ -9,12 +9,19 @@ import { findOrderByInvoice } from "./orders.server";
 /** Notifications older (or further in the future) than this are refused as replays. */
 export const MAX_NOTIFICATION_AGE_MS = 5 * 60 * 1000;
 
+const invoiceIdSchema = z.union([z.string().min(1).max(200), z.number().int().nonnegative()]).transform(String);
+
 /** The shop's notification body (SellAuth wire format); only these fields are read. */
 export const shopNotificationSchema = z.object({
   event: z.string().min(1).max(200),
-  data: z.object({ invoice_id: z.union([z.string().min(1).max(200), z.number().int().nonnegative()]).transform(String) }).loose(),
+  data: z.object({ invoice_id: invoiceIdSchema.optional() }).loose(),
   shop_id: z.union([z.string(), z.number()]).transform(String).optional(),
 });
+
+/** Invoice events settle orders; every other event (products, stock, feedback, unknown ones) concerns the catalogue. */
+export function isInvoiceEvent(event: string): boolean {
+  return /INVOICE/i.test(event);
+}
 
 export function signShopNotification(rawBody: string | Buffer, secret: string): string {
   return crypto.createHmac("sha256", secret).update(rawBody).digest("hex");
@@ -44,6 +51,11 @@ export interface NotificationContext {
   shopId: string;
   /** With an API key the shop is asked for the invoice's real state instead of trusting the event name (the checkout provider's lookupInvoice). */
   lookupInvoice?: (invoiceId: string) => Promise<InvoiceLookupResult>;
+  /**
+   * A notification about the catalogue (or a paid invoice, whose product's stock changed): the catalogue resyncs what
+   * it names. False when the catalogue does not come from the shop.
+   */
+  onCatalogueEvent?: (event: string, data: Record<string, unknown>) => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -53,7 +65,7 @@ export interface NotificationHeaders {
   idempotencyKey?: string;
 }
 
-export type NotificationOutcome = "completed" | "refunded" | "failed" | "unchanged" | "ignored" | "unknown_invoice" | "wrong_shop";
+export type NotificationOutcome = "completed" | "refunded" | "failed" | "unchanged" | "ignored" | "unknown_invoice" | "wrong_shop" | "catalogue_sync";
 
 export interface NotificationReply {
   status: number;
@@ -87,7 +99,7 @@ async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer |
   let parsed: z.infer<typeof shopNotificationSchema>;
   try {
     const result = shopNotificationSchema.safeParse(JSON.parse(rawBody.toString("utf8")));
-    if (!result.success) return { status: 400, body: { error: "Expected {event, data: {invoice_id}}" } };
+    if (!result.success || (isInvoiceEvent(result.data.event) && result.data.data.invoice_id === undefined)) return { status: 400, body: { error: "Expected {event, data: {invoice_id}}" } };
     parsed = result.data;
   } catch {
     return { status: 400, body: { error: "Malformed JSON body" } };
@@ -101,7 +113,12 @@ async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer |
   const seen = await ctx.db.selectFrom("shop_notifications").select("outcome").where("idempotency_key", "=", key).executeTakeFirst();
   if (seen) return { status: 200, body: { ok: true, outcome: seen.outcome as NotificationOutcome, duplicate: true } };
 
-  const invoiceId = parsed.data.invoice_id;
+  if (!isInvoiceEvent(parsed.event)) {
+    if (parsed.shop_id !== undefined && parsed.shop_id !== ctx.shopId) return recordOutcome(ctx, key, parsed.event, null, "wrong_shop", now);
+    const synced = (await ctx.onCatalogueEvent?.(parsed.event, parsed.data)) ?? false;
+    return recordOutcome(ctx, key, parsed.event, null, synced ? "catalogue_sync" : "ignored", now);
+  }
+  const invoiceId = parsed.data.invoice_id ?? "";
   const order = await findOrderByInvoice(ctx.db, ctx.provider, invoiceId);
   let outcome: NotificationOutcome;
   let nextStatus: ReturnType<typeof nextOrderStatus>;
@@ -156,5 +173,18 @@ async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer |
     return true;
   });
   if (!recorded) return { status: 200, body: { ok: true, outcome, duplicate: true } };
+  // A paid (or refunded) invoice changed its product's stock: the catalogue reads that product again.
+  if (order && nextStatus && nextStatus !== "pending") await ctx.onCatalogueEvent?.(parsed.event, { product_id: order.product_id });
   return { status: 200, body: { ok: true, outcome } };
+}
+
+/** A notification that settles no order, recorded under its key so a repeat is answered as one. */
+async function recordOutcome(ctx: NotificationContext, key: string, event: string, invoiceId: string | null, outcome: NotificationOutcome, now: Date): Promise<NotificationReply> {
+  const inserted = await ctx.db
+    .insertInto("shop_notifications")
+    .values({ idempotency_key: key, invoice_id: invoiceId, event, received_at: now.toISOString(), outcome, order_id: null })
+    .onConflict((oc) => oc.column("idempotency_key").doNothing())
+    .executeTakeFirst();
+  const duplicate = Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1;
+  return { status: 200, body: duplicate ? { ok: true, outcome, duplicate: true } : { ok: true, outcome } };
 }

@@ -22,27 +22,27 @@ function mayBeOutdated(initial: ReviewsPayload, now: number): boolean {
  * Reviews for product pages, from the product vouch account. `initial` is the server's cached list (rendered with
  * the page); without one, or when it may be outdated, the browser asks our API (never the vouch page).
  */
-function useProductReviews(initial: ReviewsPayload | null): SectionState {
+function useProductReviews(initial: ReviewsPayload | null, productId: number): SectionState {
   const [state, setState] = useState<SectionState>(() => (initial ? fromPayload(initial) : { kind: "loading" }));
 
   useEffect(() => {
     if (initial && !mayBeOutdated(initial, Date.now())) return;
     const controller = new AbortController();
-    fetchReviews("product", controller.signal).then(
+    fetchReviews("product", controller.signal, productId).then(
       (payload) => setState((current) => (current.kind === "ready" && payload.reviews.length === 0 && payload.error ? current : fromPayload(payload))),
       () => {
         if (!controller.signal.aborted) setState((current) => (current.kind === "ready" ? current : { kind: "error" }));
       },
     );
     return () => controller.abort();
-  }, [initial]);
+  }, [initial, productId]);
 
   return state;
 }
 
 /** The Reviews section of a product page. */
 export function ProductReviews({ productId, initial = null }: { productId: number; initial?: ReviewsPayload | null }) {
-  const state = useProductReviews(initial);
+  const state = useProductReviews(initial, productId);
   const [shown, setShown] = useState(PAGE_SIZE);
   const headingId = `reviews-${productId}`;
   const reviews = state.kind === "ready" ? state.payload.reviews : [];

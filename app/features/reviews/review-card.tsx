@@ -20,11 +20,17 @@ export function ReviewCard({ review }: { review: Review }) {
       <div className="flex items-center gap-3">
         <img src={review.avatar} alt="" width={40} height={40} loading="lazy" referrerPolicy="no-referrer" className="size-10 rounded-full bg-slate-800" />
         <div className="min-w-0">
-          <h3 className="truncate font-semibold text-white">@{review.user}</h3>
+          <h3 className="truncate font-semibold text-white">{review.verified ? review.user : `@${review.user}`}</h3>
           <StarRating rating={review.rating} />
         </div>
       </div>
       {review.comment ? <p className="mt-3 break-words text-slate-300">{review.comment}</p> : null}
+      {review.reply ? (
+        <blockquote className="mt-3 rounded-lg border-l-2 border-sky-400/60 bg-white/5 px-3 py-2 text-sm break-words text-slate-300">
+          <p className="font-semibold text-slate-200">Reply from the shop</p>
+          <p className="mt-1">{review.reply}</p>
+        </blockquote>
+      ) : null}
       <p className="mt-auto pt-3 text-xs text-slate-300">
         <time dateTime={review.date}>{review.date}</time>
       </p>

@@ -5,12 +5,12 @@ import { fetchReviews, ReviewsLoadError } from "./reviews-api";
 
 export const FALLBACK_MESSAGE = "Failed to load vouches. Using sample data.";
 
-type VouchesState = { kind: "loading" } | { kind: "list"; reviews: Review[] } | { kind: "fallback"; reason: string };
+type VouchesState = { kind: "loading" } | { kind: "list"; reviews: Review[]; summary?: ReviewsPayload["summary"] } | { kind: "fallback"; reason: string };
 
 /** A list (even a stale one) beats samples; samples only when there is nothing real to show. */
 function fromPayload(payload: ReviewsPayload): VouchesState {
   if (payload.reviews.length === 0 && payload.error) return { kind: "fallback", reason: payload.error };
-  return { kind: "list", reviews: payload.reviews };
+  return { kind: "list", reviews: payload.reviews, summary: payload.summary };
 }
 
 /**
@@ -96,6 +96,11 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
         </>
       ) : null}
       {state.kind === "list" && state.reviews.length === 0 ? <p className="py-16 text-center text-slate-300">No vouches yet.</p> : null}
+      {state.kind === "list" && state.summary ? (
+        <p className="mb-6 text-center text-slate-300">
+          Average {state.summary.average.toFixed(1)} out of 5 from {state.summary.count} verified {state.summary.count === 1 ? "purchase" : "purchases"}
+        </p>
+      ) : null}
       {state.kind === "list" && state.reviews.length > 0 ? <ReviewList reviews={state.reviews} /> : null}
     </section>
   );

@@ -15,6 +15,10 @@ export const reviewSchema = z.object({
   comment: z.string().max(2000),
   rating: z.number().int().min(0).max(MAX_RATING),
   date: isoDate,
+  /** From the shop's own feedback: a buyer of a real, paid invoice. */
+  verified: z.literal(true).optional(),
+  /** The shop's answer to the review. */
+  reply: z.string().max(2000).optional(),
 });
 
 /** The JSON answer of `GET /api/reviews` (ReviewsPayload). */
@@ -23,6 +27,7 @@ export const reviewsPayloadSchema = z.object({
   fetchedAt: z.string().nullable(),
   stale: z.boolean(),
   error: z.string().optional(),
+  summary: z.object({ average: z.number(), count: z.number().int().nonnegative() }).optional(),
 });
 
 const selector = z.string().trim().min(1, { message: "expected a CSS selector" });

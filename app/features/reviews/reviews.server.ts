@@ -3,10 +3,12 @@ import { z } from "zod";
 import type { Database } from "../../../db/schema";
 import { getContent } from "~/features/content/content.server";
 import { getDb } from "~/platform/db.server";
-import { getEnv } from "~/platform/env.server";
+import { currentShopSnapshot } from "~/features/catalog/catalogue.server";
+import { visibleFeedback } from "~/features/catalog/shop-catalogue.server";
+import { getEnv, reviewsSource } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { reviewsRefreshOutcomes } from "~/platform/metrics.server";
-import { FETCH_FAILED_REASON, isFetchedWithinTtl, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, type VouchParseRules } from "./reviews";
+import { DEFAULT_AVATAR, FETCH_FAILED_REASON, isFetchedWithinTtl, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, VERIFIED_BUYER, type VouchParseRules } from "./reviews";
 import { reviewSchema } from "./reviews.schemas";
 import { fetchVouchPage, parseVouchPage, VOUCH_FETCH_TIMEOUT_MS, VouchPageError } from "./vouch-page.server";
 
@@ -150,12 +152,48 @@ export function vouchPageUrl(source: ReviewSource): string | undefined {
   return source === "page" ? env.REVIEWS_SOURCE_URL : env.REVIEWS_PRODUCT_SOURCE_URL;
 }
 
-/** Reviews for the /reviews page or product pages; the curated list from content when no vouch page is configured. */
-export async function getReviews(source: ReviewSource, options: { wait: boolean } = { wait: true }): Promise<ReviewsPayload | null> {
+/**
+ * Reviews for the /reviews page or product pages: the shop's verified feedback (REVIEWS_SOURCE=shop), a vouch page,
+ * or the curated list from content when no vouch page is configured.
+ */
+export async function getReviews(source: ReviewSource, options: { wait: boolean; productId?: number } = { wait: true }): Promise<ReviewsPayload | null> {
+  if (reviewsSource(getEnv()) === "shop") return shopReviews(source, options.productId);
   const url = vouchPageUrl(source);
   const content = getContent();
   if (!url) return { reviews: content.reviews.curated, fetchedAt: null, stale: false };
   return readVouchReviews({ db: getDb().db, rules: content.reviews.parseRules }, url, options);
+}
+
+/** True when reviews are the shop's own feedback from paid invoices: only those rate a product in its JSON-LD. */
+export function reviewsAreVerified(): boolean {
+  return reviewsSource(getEnv()) === "shop";
+}
+
+/** The shop's feedback as reviews, newest first: all of it for /reviews, one product's for its page. */
+function shopReviews(source: ReviewSource, productId: number | undefined): ReviewsPayload {
+  const snapshot = currentShopSnapshot();
+  if (!snapshot) return { reviews: [], fetchedAt: null, stale: true, error: FETCH_FAILED_REASON };
+  const feedback = visibleFeedback(snapshot)
+    .filter((f) => source === "page" || productId === undefined || f.productId === productId)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const reviews: Review[] = feedback.map((f) => ({
+    id: `shop-${f.id}`,
+    user: VERIFIED_BUYER,
+    verified: true,
+    avatar: DEFAULT_AVATAR,
+    comment: f.message.slice(0, 2000),
+    rating: f.rating,
+    date: (/^\d{4}-\d{2}-\d{2}/.exec(f.createdAt)?.[0] ?? snapshot.syncedAt.slice(0, 10)),
+    ...(f.reply ? { reply: f.reply.slice(0, 2000) } : {}),
+  }));
+  const { averageRating, totalFeedbacks } = snapshot.settings;
+  // Pages render again whenever the catalogue changes, so the list is never older than the page: nothing to refetch.
+  return {
+    reviews,
+    fetchedAt: null,
+    stale: false,
+    ...(source === "page" && averageRating !== null && totalFeedbacks !== null ? { summary: { average: averageRating, count: totalFeedbacks } } : {}),
+  };
 }
 
 /** Sample reviews the /reviews page falls back to when the vouch page cannot be loaded. */
@@ -182,9 +220,9 @@ export function startReviewsRefresher(intervalMs = 15_000): () => Promise<void> 
 }
 
 /** For page loaders: what is cached right now, never waiting on the vouch page; null lets the browser load it. */
-export async function cachedReviewsForPage(source: ReviewSource): Promise<ReviewsPayload | null> {
+export async function cachedReviewsForPage(source: ReviewSource, productId?: number): Promise<ReviewsPayload | null> {
   try {
-    return await getReviews(source, { wait: false });
+    return await getReviews(source, { wait: false, productId });
   } catch (error) {
     // A database hiccup must not take the page down: the section loads in the browser instead.
     logger.error({ err: error }, "reading cached reviews failed");

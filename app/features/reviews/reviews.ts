@@ -22,7 +22,12 @@ export interface ReviewsPayload {
   fetchedAt: string | null;
   stale: boolean;
   error?: string;
+  /** The shop's own average and count of all its feedback (the verified-reviews source). */
+  summary?: { average: number; count: number };
 }
+
+/** How reviews written by the shop's buyers are signed (the shop gives no names). */
+export const VERIFIED_BUYER = "Verified buyer";
 
 export type VouchParseRules = z.infer<typeof vouchParseRulesSchema>;
 

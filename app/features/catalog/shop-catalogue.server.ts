@@ -1,0 +1,159 @@
+import * as cheerio from "cheerio";
+import sanitizeHtml from "sanitize-html";
+import type { Site } from "~/features/layout/site.content";
+import type { Duration, Product, ProductOverlay } from "./catalog.content";
+import type { ShopFeedback, ShopGroup, ShopProduct, ShopSettings, SkippedProduct } from "./sources/sellauth.server";
+
+/** What one sync read from the shop, kept whole in the database so every instance serves the same catalogue. */
+export interface ShopSnapshot {
+  syncedAt: string;
+  settings: ShopSettings;
+  groups: ShopGroup[];
+  products: ShopProduct[];
+  feedbacks: ShopFeedback[];
+  skipped: SkippedProduct[];
+}
+
+/** Shown for a shop product whose overlay gives no images of its own. */
+const SHOP_PRODUCT_IMAGE = { src: "/images/products/shop-product.svg", width: 800, height: 500 };
+const SHOP_PRODUCT_CARD = { src: "/images/products/shop-product-card.svg", width: 400, height: 250 };
+
+/** The shop's own description as the page may show it: a few formatting tags and safe links, nothing else. */
+export function sanitiseShopDescription(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "ul", "ol", "li", "a", "h3", "h4", "blockquote", "code"],
+    allowedAttributes: { a: ["href", "rel", "target"] },
+    allowedSchemes: ["https", "http", "mailto"],
+    transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer nofollow", target: "_blank" }) },
+  }).trim();
+}
+
+/** Plain text of the shop's description (meta description, cards, search): no scripts, blocks apart by a space. */
+export function shopDescriptionText(html: string): string {
+  const safe = sanitiseShopDescription(html).replace(/<\/(p|li|h3|h4|blockquote)>|<br\s*\/?>/gi, " $&");
+  return cheerio.load(`<body>${safe}</body>`).root().text().replace(/\s+/g, " ").trim();
+}
+
+function slugify(text: string): string {
+  return (
+    text
+      .normalize("NFD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "item"
+  );
+}
+
+/** A category for a shop product: the overlay's, else the site category named like its group, else the first. */
+function categoryFor(product: ShopProduct, overlay: ProductOverlay | undefined, groups: ReadonlyMap<number, string>, site: Site): string {
+  if (overlay?.category) return overlay.category;
+  const group = product.groupId === null ? undefined : groups.get(product.groupId);
+  const match = group === undefined ? undefined : site.categories.find((c) => c.label.toLowerCase() === group.toLowerCase() || c.value === slugify(group));
+  return (match ?? site.categories[0]!).value;
+}
+
+/** The shop's variants as the page's durations: the shop's names, ids, prices and stock. */
+function durationsOf(product: ShopProduct): Duration[] {
+  const used = new Set<string>();
+  return product.variants.map((variant) => {
+    let value = slugify(variant.name);
+    if (used.has(value)) value = `${value}-${variant.id}`;
+    used.add(value);
+    return {
+      value,
+      label: variant.name,
+      multiplier: 1,
+      variantId: variant.id,
+      priceCents: variant.priceCents,
+      ...(variant.stock === null ? {} : { stock: variant.stock }),
+    };
+  });
+}
+
+/**
+ * The storefront's products from a shop snapshot and the content overlay: the shop decides which products exist,
+ * their variants, prices, stock and visibility; the overlay adds copy and images. Only public products are listed.
+ */
+export function productsFromShop(snapshot: ShopSnapshot, overlay: readonly ProductOverlay[], site: Site, { shopUrl }: { shopUrl: string }): Product[] {
+  const overlays = new Map(overlay.map((entry) => [entry.id, entry]));
+  const groups = new Map(snapshot.groups.map((g) => [g.id, g.name]));
+  const categories = new Set(site.categories.map((c) => c.value));
+  const slugs = new Set<string>();
+  const products: Product[] = [];
+  for (const shop of snapshot.products) {
+    if (shop.visibility !== "public") continue;
+    const extra = overlays.get(shop.id);
+    const durations = durationsOf(shop);
+    const lowest = Math.min(...durations.map((d) => d.priceCents ?? 0));
+    let slug = extra?.slug ?? slugify(shop.path ?? shop.name);
+    if (slugs.has(slug)) slug = `${slug}-${shop.id}`;
+    slugs.add(slug);
+    const text = shopDescriptionText(shop.description);
+    const html = extra?.description ? undefined : sanitiseShopDescription(shop.description);
+    const name = extra?.name ?? shop.name;
+    const category = categoryFor(shop, extra, groups, site);
+    products.push({
+      id: shop.id,
+      slug,
+      name,
+      price: lowest / 100,
+      ...(extra?.originalPrice !== undefined && extra.originalPrice * 100 > lowest ? { originalPrice: extra.originalPrice } : {}),
+      category: categories.has(category) ? category : site.categories[0]!.value,
+      badges: extra?.badges ?? [],
+      features: extra?.features ?? [],
+      description: extra?.description ?? (text || name),
+      ...(html ? { descriptionHtml: html } : {}),
+      compatibility: extra?.compatibility ?? [],
+      images: extra?.images ?? [{ ...SHOP_PRODUCT_IMAGE, alt: name }],
+      cardImage: extra?.cardImage ?? { ...SHOP_PRODUCT_CARD, alt: name },
+      durations,
+      maxQuantity: extra?.maxQuantity ?? 1,
+      isFeatured: extra?.isFeatured ?? false,
+      shopUrl: extra?.shopUrl ?? `${shopUrl.replace(/\/$/, "")}/product/${shop.path ?? shop.id}`,
+      currency: shop.currency,
+      sold: shop.sold,
+      showStockCount: !snapshot.settings.hideStockCounts,
+    });
+  }
+  return products;
+}
+
+/** Overlay entries (and their durations' variant ids) the shop no longer has: `catalog diff`. */
+export function overlayDrift(snapshot: ShopSnapshot, overlay: readonly ProductOverlay[]): string[] {
+  const shopProducts = new Map(snapshot.products.map((p) => [p.id, p]));
+  const drift: string[] = [];
+  for (const entry of overlay) {
+    const product = shopProducts.get(entry.id);
+    if (!product) {
+      drift.push(`product ${entry.id}${entry.name ? ` (${entry.name})` : ""}: the shop has no such product`);
+      continue;
+    }
+    const variants = new Set(product.variants.map((v) => v.id));
+    for (const duration of entry.durations ?? []) {
+      if (duration.variantId !== null && !variants.has(duration.variantId)) drift.push(`product ${entry.id} (${product.name}): the shop has no variant ${duration.variantId} (${duration.label})`);
+    }
+  }
+  return drift;
+}
+
+/** A starter overlay for `catalog pull`: the shop's products with the fields the content may add, filled from the shop. */
+export function starterOverlay(snapshot: ShopSnapshot, site: Site): ProductOverlay[] {
+  const groups = new Map(snapshot.groups.map((g) => [g.id, g.name]));
+  return snapshot.products.map((shop) => ({
+    id: shop.id,
+    name: shop.name,
+    category: categoryFor(shop, undefined, groups, site),
+    description: shopDescriptionText(shop.description) || shop.name,
+    badges: [],
+    features: [],
+    compatibility: [],
+  }));
+}
+
+/** Feedback the shop shows: automatic feedback hidden where the shop hides it. */
+export function visibleFeedback(snapshot: Pick<ShopSnapshot, "feedbacks" | "settings">): ShopFeedback[] {
+  return snapshot.feedbacks.filter((f) => !(f.automatic && snapshot.settings.hideAutomaticFeedbacks));
+}
+
+export type { ShopFeedback, ShopSettings } from "./sources/sellauth.server";

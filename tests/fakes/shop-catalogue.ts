@@ -1,0 +1,253 @@
+// The catalogue side of the SellAuth emulator: products (Laravel pages of up to 100), groups, feedback with replies and
+// the shop's settings, as SellAuth's API documents them (prices as decimal strings, stock −1 for unlimited). Tests
+// change prices and stock, sell keys, hide products, and make the API slow, rate-limited or down.
+import fs from "node:fs";
+import path from "node:path";
+import { priceCents } from "../../app/features/catalog/pricing";
+
+export interface EmulatedVariant {
+  id: number;
+  product_id: number;
+  name: string;
+  description: string | null;
+  /** As Laravel sends decimals: a string. */
+  price: string;
+  /** −1: unlimited. */
+  stock: number;
+}
+
+export interface EmulatedProduct {
+  id: number;
+  name: string;
+  path: string;
+  description: string;
+  price: null;
+  currency: string;
+  stock: null;
+  group_id: number | null;
+  type: "variant";
+  visibility: string;
+  products_sold: number;
+  stock_count: number;
+  variants: EmulatedVariant[];
+}
+
+export interface EmulatedFeedback {
+  id: number;
+  invoice_id: number;
+  product_id: number;
+  message: string;
+  rating: number;
+  reply: string | null;
+  is_automatic: boolean;
+  created_at: string;
+}
+
+/** A product the emulator sends as the API does, but broken: its variant's price is not a number. */
+export const MALFORMED_PRODUCT = {
+  id: 447199,
+  name: "Kestrel Broken",
+  path: "broken",
+  description: "<p>Its price cannot be read.</p>",
+  price: null,
+  currency: "USD",
+  stock: null,
+  group_id: 1,
+  type: "variant",
+  visibility: "public",
+  products_sold: 0,
+  stock_count: 1,
+  variants: [{ id: 699990, product_id: 447199, name: "Lifetime", description: null, price: "twelve dollars", stock: 1 }],
+} as const;
+
+/** A product the content does not describe: its page is built from the shop's own data. */
+export const SHOP_ONLY_PRODUCT_ID = 447200;
+/** A product the shop does not list publicly: not in the catalogue, its page 404. */
+export const HIDDEN_PRODUCT_ID = 447201;
+
+const CONTENT_PRODUCTS = path.resolve(import.meta.dirname, "../../content/products.json");
+
+interface ContentDuration {
+  label: string;
+  multiplier: number;
+  variantId: number | null;
+}
+interface ContentProduct {
+  id: number;
+  slug: string;
+  name: string;
+  price: number;
+  category: string;
+  description: string;
+  durations: ContentDuration[];
+}
+
+/** price × multiplier, half-up to cents, as the storefront's content prices it (the shop's own figures match). */
+function priceString(base: number, multiplier: number): string {
+  return (priceCents(base, multiplier) / 100).toFixed(2);
+}
+
+/**
+ * The demo catalogue as SellAuth would list it (same ids, variant ids and prices), stock unlimited, plus one product
+ * the content does not describe, one hidden product and one malformed product. `extra` more products follow (the
+ * bench's 1,000-product shop).
+ */
+export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknown[] {
+  const demo = JSON.parse(fs.readFileSync(CONTENT_PRODUCTS, "utf8")) as ContentProduct[];
+  const products: unknown[] = demo.map((p, i) => ({
+    id: p.id,
+    name: p.name,
+    path: p.slug,
+    description: `<p>${p.description}</p>`,
+    price: null,
+    currency: "USD",
+    stock: null,
+    group_id: p.category === "utilities" ? 1 : 2,
+    type: "variant",
+    visibility: "public",
+    products_sold: [120, 340, 80, 210, 260, 40][i % 6],
+    stock_count: -1,
+    variants: p.durations.flatMap((d) => (d.variantId === null ? [] : [{ id: d.variantId, product_id: p.id, name: d.label, description: null, price: priceString(p.price, d.multiplier), stock: -1 }])),
+  }));
+  products.push(
+    {
+      id: SHOP_ONLY_PRODUCT_ID,
+      name: "Kestrel Relay",
+      path: "relay",
+      description: '<p>Remote desktop relay with <strong>end-to-end encryption</strong>.</p><script>alert("x")</script><p><a href="javascript:alert(1)">bad link</a> <a href="https://example.com/relay">Learn more</a></p>',
+      price: null,
+      currency: "USD",
+      stock: null,
+      group_id: 1,
+      type: "variant",
+      visibility: "public",
+      products_sold: 5,
+      stock_count: 10,
+      variants: [
+        { id: 699000, product_id: SHOP_ONLY_PRODUCT_ID, name: "1 Month", description: null, price: "9.50", stock: 10 },
+        { id: 699001, product_id: SHOP_ONLY_PRODUCT_ID, name: "Lifetime", description: null, price: 49, stock: 3 },
+      ],
+    },
+    {
+      id: HIDDEN_PRODUCT_ID,
+      name: "Kestrel Internal",
+      path: "internal",
+      description: "<p>Staff only.</p>",
+      price: null,
+      currency: "USD",
+      stock: null,
+      group_id: 1,
+      type: "variant",
+      visibility: "hidden",
+      products_sold: 0,
+      stock_count: -1,
+      variants: [{ id: 699100, product_id: HIDDEN_PRODUCT_ID, name: "Lifetime", description: null, price: "1.00", stock: -1 }],
+    },
+    MALFORMED_PRODUCT,
+  );
+  for (let i = 0; i < extra; i++) {
+    const base = demo[i % demo.length]!;
+    const id = 2_000_000 + i;
+    products.push({
+      id,
+      name: `${base.name} Edition ${i}`,
+      path: `${base.slug}-edition-${i}`,
+      description: `<p>${base.description}</p>`,
+      price: null,
+      currency: "USD",
+      stock: null,
+      group_id: base.category === "utilities" ? 1 : 2,
+      type: "variant",
+      visibility: "public",
+      products_sold: i % 500,
+      stock_count: -1,
+      variants: base.durations.map((d, j) => ({ id: 3_000_000 + i * 10 + j, product_id: id, name: d.label, description: null, price: priceString(base.price + (i % 50), d.multiplier), stock: -1 })),
+    });
+  }
+  return products;
+}
+
+export function seedFeedbacks(): EmulatedFeedback[] {
+  return [
+    { id: 9001, invoice_id: 5001, product_id: 446894, message: "Exports are fast and the licence arrived at once.", rating: 5, reply: "Thank you for your order!", is_automatic: false, created_at: "2026-11-20T10:00:00.000000Z" },
+    { id: 9002, invoice_id: 5002, product_id: 446894, message: "Good, but the timeline needs more tracks.", rating: 4, reply: null, is_automatic: false, created_at: "2026-11-18T09:30:00.000000Z" },
+    { id: 9003, invoice_id: 5003, product_id: 446889, message: "Works as described.", rating: 5, reply: null, is_automatic: false, created_at: "2026-11-15T08:00:00.000000Z" },
+    { id: 9004, invoice_id: 5004, product_id: 446894, message: "Automatic feedback", rating: 5, reply: null, is_automatic: true, created_at: "2026-11-10T08:00:00.000000Z" },
+  ];
+}
+
+export interface ShopCatalogueState {
+  products: unknown[];
+  groups: Array<{ id: number; name: string }>;
+  feedbacks: EmulatedFeedback[];
+  settings: { average_rating: string; total_feedbacks: number; hide_automatic_feedbacks_on_home: boolean; hide_stock_count?: boolean };
+  /** Every catalogue API answer waits this long (a slow shop). */
+  delayMs: number;
+  /** Catalogue API answers 503 (a shop that is down). */
+  down: boolean;
+}
+
+export function createShopCatalogueState(options: { extraProducts?: number } = {}): ShopCatalogueState {
+  return {
+    products: seedShopProducts({ extra: options.extraProducts ?? 0 }),
+    groups: [
+      { id: 1, name: "Utilities" },
+      { id: 2, name: "Creator Tools" },
+    ],
+    feedbacks: seedFeedbacks(),
+    settings: { average_rating: "4.75", total_feedbacks: 4, hide_automatic_feedbacks_on_home: true },
+    delayMs: 0,
+    down: false,
+  };
+}
+
+function findVariant(state: ShopCatalogueState, productId: number, variantId: number): EmulatedVariant | undefined {
+  const product = state.products.find((p) => (p as { id: number }).id === productId) as EmulatedProduct | undefined;
+  return product?.variants?.find((v) => v.id === variantId);
+}
+
+/** Sets a variant's price (a decimal string, as the API sends it) or stock (−1: unlimited). */
+export function updateVariant(state: ShopCatalogueState, productId: number, variantId: number, change: { price?: string; stock?: number }) {
+  const variant = findVariant(state, productId, variantId);
+  if (!variant) throw new Error(`the emulated shop has no variant ${variantId} of product ${productId}`);
+  if (change.price !== undefined) variant.price = change.price;
+  if (change.stock !== undefined) variant.stock = change.stock;
+}
+
+/** A paid invoice takes its keys from stock; returns the products whose stock changed. */
+export function takeStock(state: ShopCatalogueState, cart: unknown): number[] {
+  const changed: number[] = [];
+  for (const line of Array.isArray(cart) ? cart : []) {
+    const { productId, variantId, quantity } = line as { productId?: number; variantId?: number; quantity?: number };
+    const variant = productId && variantId ? findVariant(state, productId, variantId) : undefined;
+    if (!variant || variant.stock < 0) continue;
+    variant.stock = Math.max(0, variant.stock - (quantity ?? 1));
+    const product = state.products.find((p) => (p as { id: number }).id === productId) as EmulatedProduct;
+    product.products_sold += quantity ?? 1;
+    changed.push(productId as number);
+  }
+  return changed;
+}
+
+/** The catalogue routes: answers `undefined` for a path that is not one of them. */
+export function answerCatalogueRequest(state: ShopCatalogueState, shopId: string, url: URL): { status: number; body: unknown } | undefined {
+  const shops = url.pathname === "/v1/shops";
+  const scoped = url.pathname.match(/^\/v1\/shops\/([^/]+)\/(products|groups|feedbacks)(?:\/(\d+))?$/);
+  if (!shops && !scoped) return undefined;
+  if (state.down) return { status: 503, body: { message: "Service Unavailable" } };
+  if (shops) {
+    return { status: 200, body: [{ id: Number(shopId), name: "Kestrel Software", subdomain: "kestrel", ...state.settings }] };
+  }
+  if (scoped?.[1] !== shopId) return { status: 404, body: { message: "No query results for model [App\\Models\\Shop]" } };
+  const [, , resource, id] = scoped;
+  if (resource === "products" && id) {
+    const product = state.products.find((p) => String((p as { id: unknown }).id) === id);
+    return product ? { status: 200, body: product } : { status: 404, body: { message: "No query results for model [App\\Models\\Product]" } };
+  }
+  if (resource === "groups") return { status: 200, body: state.groups };
+  const list = resource === "products" ? state.products : state.feedbacks;
+  const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get("perPage") ?? 15) || 15));
+  const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
+  const lastPage = Math.max(1, Math.ceil(list.length / perPage));
+  return { status: 200, body: { current_page: page, data: list.slice((page - 1) * perPage, page * perPage), last_page: lastPage, per_page: perPage, total: list.length } };
+}
