@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
+import { readLatestSnapshot } from "~/features/catalog/shop-sync.server";
 import { getContent } from "~/features/content/content.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { EnvError, parseEnv } from "~/platform/env.server";
@@ -79,7 +80,9 @@ export async function runWithDatabase(command: CliCommand, argv: string[]): Prom
   try {
     const content = getContent();
     await migrateAndSeed(handle, (db) => seedStatusEntries(db, content.status));
-    return await command(argv, { db: handle.db, products: content.products, out, err });
+    // With a connected shop the products are the shop's, as the last sync read them.
+    const products = env.CATALOG_SOURCE === "sellauth" ? ((await readLatestSnapshot(handle.db))?.snapshot.products.map((p) => ({ id: p.id, slug: p.path ?? String(p.id), name: p.name })) ?? []) : content.products;
+    return await command(argv, { db: handle.db, products, out, err });
   } catch (error) {
     err(`Error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -16,6 +16,8 @@ export interface ClusterOptions {
   /** Shared by every instance: a captcha issued by one verifies on another, a notification signed once verifies anywhere. */
   altchaKey: string;
   shopWebhookSecret: string;
+  /** More configuration for every instance (a connected shop's catalogue). */
+  env?: Record<string, string>;
 }
 
 /** Instances with fixed ports and data folders, so one can be killed and started again where the balancer expects it. */
@@ -58,6 +60,7 @@ export class Cluster {
         TRUST_PROXY: "loopback",
         METRICS_PORT: "",
         LOG_LEVEL: "warn",
+        ...o.env,
       },
     });
   }

@@ -12,7 +12,9 @@ import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/cha
 import { BUILD_DIR, Checks, Cluster, clientAddressesUsed } from "./cluster";
 import { type Nginx, startNginx } from "./nginx";
 import { postgresRestart } from "./postgres-restart";
+import { startShopEmulator } from "../fakes/shop-emulator";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
+import { shopCatalogue } from "./shop-catalogue";
 import { supportLoad } from "./support-load";
 import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from "./throwaway-postgres";
 
@@ -106,6 +108,30 @@ async function main(): Promise<number> {
   await scenario("c", () => limitsAcrossInstances({ cluster, balancer: nginx.url, receiver, checks }));
   if (checks.failures.length > before) console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
   await cleanUp(firstSet);
+
+  // e: a third set reading a connected shop's catalogue (the emulator), on a database of its own.
+  const catalogueSet = cleanups.length;
+  const catalogueDb = `kestrel_cluster_${crypto.randomBytes(6).toString("hex")}`;
+  const adminE = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await adminE.connect();
+  await adminE.query(`CREATE DATABASE ${catalogueDb}`);
+  cleanups.push(async () => {
+    await adminE.query(`DROP DATABASE IF EXISTS ${catalogueDb} WITH (FORCE)`);
+    await adminE.end();
+  });
+  const shop = await startShopEmulator();
+  cleanups.push(() => shop.close());
+  const receiverE = await startChatWebhookReceiver();
+  cleanups.push(() => receiverE.close());
+  const shopEnv = { CATALOG_SOURCE: "sellauth", SHOP_API_BASE: shop.url, SHOP_ID: shop.shopId, SHOP_API_KEY: shop.apiKey };
+  const clusterE = await Cluster.start({ size: INSTANCES, databaseUrl: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${catalogueDb}`), redisUrl: REDIS_URL, webhookUrl: receiverE.url, ...secrets, env: shopEnv });
+  cleanups.push(() => clusterE.stop());
+  const nginxE = await startNginx(clusterE.ports);
+  cleanups.push(() => nginxE.stop());
+  const beforeE = checks.failures.length;
+  await scenario("e", () => shopCatalogue({ cluster: clusterE, balancer: nginxE.url, shop, secret: secrets.shopWebhookSecret, checks }));
+  if (checks.failures.length > beforeE) console.log(clusterE.logs());
+  await cleanUp(catalogueSet);
 
   // d: a second set of instances on a throwaway PostgreSQL that is stopped and started.
   const secondSet = cleanups.length;

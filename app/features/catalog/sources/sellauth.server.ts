@@ -219,7 +219,10 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
   async function allPages(path: string): Promise<unknown[]> {
     const items: unknown[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = pageSchema.safeParse(await get(`${path}?page=${page}&perPage=${PER_PAGE}`));
+      const raw = await get(`${path}?page=${page}&perPage=${PER_PAGE}`);
+      // Some lists come whole, as a plain array.
+      if (Array.isArray(raw)) return raw;
+      const answer = pageSchema.safeParse(raw);
       if (!answer.success) throw new ShopApiError(`the shop's ${path} page ${page} is not a page of results (${describeIssues(answer.error)})`);
       items.push(...answer.data.data);
       const last = answer.data.last_page ?? page;
@@ -251,10 +254,9 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
       }
     },
 
+    /** The shop's groups (Laravel pages of 20 in the docs' example, or a plain list). */
     async groups(): Promise<ShopGroup[]> {
-      const raw = await get("/groups");
-      const list = Array.isArray(raw) ? raw : pageSchema.safeParse(raw).success ? (raw as { data: unknown[] }).data : [];
-      return list.flatMap((g) => {
+      return (await allPages("/groups")).flatMap((g) => {
         const group = groupSchema.safeParse(g);
         return group.success ? [{ id: group.data.id, name: group.data.name }] : [];
       });

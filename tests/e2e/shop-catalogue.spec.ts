@@ -1,0 +1,223 @@
+import { expect, type Page, test } from "@playwright/test";
+import { HIDDEN_PRODUCT_ID, MALFORMED_PRODUCT, SHOP_ONLY_PRODUCT_ID, updateVariant } from "../fakes/shop-catalogue";
+import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
+import { type AppServer, startAppServer } from "../support/app-server";
+
+// The catalogue read from a connected SellAuth shop (the emulator on 127.0.0.1), content/products.json overlaid.
+const WEBHOOK_SECRET = "whsec_e2e_shop_catalogue_0123456789";
+const STUDIO = 446894;
+const STUDIO_LIFETIME = 653023;
+const VAULT = 446889;
+const VAULT_LIFETIME = 652997;
+const SANDBOX = 446891;
+const SANDBOX_3_DAYS = 653002;
+const PRESET_PACKS = 447097;
+const PRESET_STANDARD = 653305;
+
+function shopEnv(shop: ShopEmulator): Record<string, string> {
+  return {
+    CATALOG_SOURCE: "sellauth",
+    CHECKOUT_PROVIDER: "sellauth",
+    REVIEWS_SOURCE: "shop",
+    SHOP_API_BASE: shop.url,
+    SHOP_ID: shop.shopId,
+    SHOP_API_KEY: shop.apiKey,
+    SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SHOP_CHECKOUT_ORIGIN: shop.url,
+  };
+}
+
+async function readiness(app: AppServer) {
+  const response = await fetch(`${app.url}/readyz`);
+  return { status: response.status, body: (await response.json()) as { ok: boolean; catalogue?: string } };
+}
+
+const productNames = (page: Page) => page.getByRole("main").getByRole("article").getByRole("heading");
+const duration = (page: Page, name: RegExp | string) => page.getByRole("radio", { name });
+
+test.describe("a connected shop's catalogue", () => {
+  test.describe.configure({ mode: "serial", timeout: 60_000 });
+  let shop: ShopEmulator;
+  let app: AppServer;
+
+  test.beforeAll(async () => {
+    shop = await startShopEmulator({ retryIntervalMs: 500 });
+    app = await startAppServer({ env: shopEnv(shop) });
+    shop.notifyOnPay(`${app.url}/api/shop/notifications`, WEBHOOK_SECRET);
+    await expect.poll(async () => (await readiness(app)).status, { timeout: 15_000 }).toBe(200);
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+    await shop?.close();
+  });
+
+  test("lists the shop's public products with the content's copy; hidden and malformed ones are not sold", async ({ page }) => {
+    await page.goto(`${app.url}/products`);
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("7 products");
+    await expect(productNames(page)).toContainText(["Kestrel Studio", "Kestrel Relay"]);
+    const studio = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Kestrel Studio" }) });
+    await expect(studio.getByText("Multi-track timeline")).toBeVisible();
+    await expect(studio.getByText("$39.99")).toBeVisible();
+    for (const id of [HIDDEN_PRODUCT_ID, MALFORMED_PRODUCT.id]) {
+      const response = await page.goto(`${app.url}/product/${id}`);
+      expect(response?.status(), String(id)).toBe(404);
+    }
+  });
+
+  test("a product the content does not describe gets a complete page from the shop's own data", async ({ page }) => {
+    await page.goto(`${app.url}/product/${SHOP_ONLY_PRODUCT_ID}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Kestrel Relay" })).toBeVisible();
+    await expect(page.getByText("end-to-end encryption")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Learn more" })).toHaveAttribute("href", "https://example.com/relay");
+    // The shop's markup is sanitised: no script, no javascript: link.
+    expect(await page.content()).not.toContain('alert("x")');
+    await expect(page.getByRole("link", { name: "bad link" })).toHaveCount(0);
+    await expect(duration(page, "1 Month $9.50")).toBeChecked();
+    await expect(duration(page, "Lifetime $49.00 Only 3 left")).toBeVisible();
+    await expect(page.getByRole("img", { name: "Kestrel Relay" }).first()).toBeVisible();
+  });
+
+  test("a price changed in the shop is on the product page within 5 s of its notification", async ({ page }) => {
+    await page.goto(`${app.url}/product/${STUDIO}`);
+    await expect(duration(page, "Lifetime $299.93")).toBeVisible();
+    updateVariant(shop.catalogue, STUDIO, STUDIO_LIFETIME, { price: "279.00" });
+    const sent = await shop.notifyCatalogue("NOTIFICATION.SHOP_PRODUCT_UPDATED", { product_id: STUDIO });
+    expect(sent).toEqual({ status: 200, body: { ok: true, outcome: "catalogue_sync" } });
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/product/${STUDIO}?duration=lifetime`);
+          return page.getByRole("status", { name: "Total" }).textContent();
+        },
+        { timeout: 5_000, intervals: [250] },
+      )
+      .toBe("$279.00");
+  });
+
+  test("a sold-out duration shows Sold out and cannot be bought; the server refuses it too", async ({ page, request }) => {
+    updateVariant(shop.catalogue, VAULT, VAULT_LIFETIME, { stock: 0 });
+    await shop.notifyCatalogue("NOTIFICATION.SHOP_STOCK_UPDATED", { product_id: VAULT });
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/product/${VAULT}?duration=lifetime`);
+          return page.getByRole("main").getByText("Sold out", { exact: true }).count();
+        },
+        { timeout: 5_000, intervals: [250] },
+      )
+      .toBeGreaterThan(0);
+    await expect(duration(page, /^Lifetime/)).toBeDisabled();
+    await expect(page.getByRole("button", { name: /Purchase Now/ })).toHaveCount(0);
+    const refused = await request.post(`${app.url}/api/checkout`, { data: { productId: VAULT, variantId: VAULT_LIFETIME, quantity: 1, altcha: "unused" } });
+    expect(refused.status()).toBe(409);
+    expect(await refused.json()).toEqual({ error: "This licence has just sold out." });
+  });
+
+  test("a licence that sold out before the catalogue knew is refused by the shop's own count, and the page follows", async ({ page, request }) => {
+    updateVariant(shop.catalogue, SANDBOX, SANDBOX_3_DAYS, { stock: 0 });
+    const checkoutsBefore = shop.requests.filter((r) => r.path.endsWith("/checkout")).length;
+    const refused = await request.post(`${app.url}/api/checkout`, { data: { productId: SANDBOX, variantId: SANDBOX_3_DAYS, quantity: 1, altcha: "unused" } });
+    expect(refused.status()).toBe(409);
+    expect(await refused.json()).toEqual({ error: "This licence has just sold out." });
+    // No invoice was created at the shop.
+    expect(shop.requests.filter((r) => r.path.endsWith("/checkout")).length).toBe(checkoutsBefore);
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/product/${SANDBOX}?duration=3-days`);
+          return duration(page, /^3 Days/).isDisabled();
+        },
+        { timeout: 5_000, intervals: [250] },
+      )
+      .toBe(true);
+  });
+
+  test("a low stock says how many are left and the quantity stops there", async ({ page }) => {
+    updateVariant(shop.catalogue, PRESET_PACKS, PRESET_STANDARD, { stock: 4 });
+    await shop.notifyCatalogue("NOTIFICATION.SHOP_STOCK_UPDATED", { product_id: PRESET_PACKS });
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/product/${PRESET_PACKS}`);
+          return page.getByRole("spinbutton", { name: "Quantity" }).getAttribute("max");
+        },
+        { timeout: 5_000, intervals: [250] },
+      )
+      .toBe("4");
+    await expect(duration(page, "Standard $0.25 Only 4 left")).toBeChecked();
+    await expect(page.getByText("Up to 4")).toBeVisible();
+  });
+
+  test("a paid invoice takes its keys from the shop's stock, and the page shows what is left", async ({ page }) => {
+    shop.invoices.set("8800001", { status: "pending", cart: [{ productId: SHOP_ONLY_PRODUCT_ID, variantId: 699001, quantity: 1 }] });
+    await shop.settleInvoice("8800001", "completed");
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/product/${SHOP_ONLY_PRODUCT_ID}`);
+          return (await page.getByRole("main").textContent()) ?? "";
+        },
+        { timeout: 5_000, intervals: [250] },
+      )
+      .toContain("Only 2 left");
+  });
+
+  test("verified reviews: the shop's feedback with its replies, automatic feedback hidden, rated in the structured data", async ({ page }) => {
+    await page.goto(`${app.url}/product/${STUDIO}`);
+    const reviews = page.getByRole("region", { name: "Reviews" });
+    await expect(reviews.getByText("Exports are fast and the licence arrived at once.")).toBeVisible();
+    await expect(reviews.getByText("Thank you for your order!")).toBeVisible();
+    await expect(reviews.getByText("Automatic feedback")).toHaveCount(0);
+    await expect(reviews.getByRole("heading", { name: "Verified buyer" })).toHaveCount(2);
+    const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+    const product = blocks.flatMap((text) => [JSON.parse(text)].flat()).find((data: { "@type"?: string }) => data["@type"] === "Product");
+    expect(product?.aggregateRating).toMatchObject({ "@type": "AggregateRating", ratingValue: 4.5, reviewCount: 2 });
+    await page.goto(`${app.url}/reviews`);
+    await expect(page.getByText("Average 4.8 out of 5 from 4 verified purchases")).toBeVisible();
+    await expect(page.getByText("Works as described.")).toBeVisible();
+  });
+
+  test("sorts by the shop's sales counts", async ({ page }) => {
+    await page.goto(`${app.url}/products?sort=popular`);
+    await expect(page.getByLabel("Sort by")).toHaveValue("popular");
+    await expect(productNames(page)).toHaveText(["Kestrel Sandbox", "Kestrel Capture Ultimate", "Kestrel Studio", "Kestrel Vault", "Kestrel Capture", "Preset Packs", "Kestrel Relay"]);
+  });
+
+  test("with the shop down, every page keeps serving the last catalogue", async ({ page }) => {
+    shop.catalogue.down = true;
+    try {
+      await shop.notifyCatalogue("NOTIFICATION.SHOP_SOMETHING_NEW", {});
+      // The debounced full sync runs and fails; nothing the buyer sees changes.
+      await page.waitForTimeout(3_500);
+      for (const path of ["/", "/products", `/product/${STUDIO}`, `/product/${SHOP_ONLY_PRODUCT_ID}`, "/reviews"]) {
+        const response = await page.goto(`${app.url}${path}`);
+        expect(response?.status(), path).toBe(200);
+      }
+      await page.goto(`${app.url}/products`);
+      await expect(page.getByRole("main").getByRole("status")).toHaveText("7 products");
+      expect((await readiness(app)).status).toBe(200);
+    } finally {
+      shop.catalogue.down = false;
+    }
+  });
+});
+
+test.describe("a first boot while the shop cannot be reached", () => {
+  let shop: ShopEmulator;
+  let app: AppServer;
+  test.afterAll(async () => {
+    await app?.stop();
+    await shop?.close();
+  });
+
+  test("answers /readyz 503 until the first catalogue exists, then 200", async () => {
+    shop = await startShopEmulator();
+    shop.catalogue.down = true;
+    app = await startAppServer({ env: shopEnv(shop) });
+    await expect.poll(async () => (await readiness(app)).body.catalogue ?? "", { timeout: 10_000 }).toMatch(/503/);
+    expect((await readiness(app)).status).toBe(503);
+    shop.catalogue.down = false;
+    await expect.poll(async () => (await readiness(app)).status, { timeout: 15_000 }).toBe(200);
+    expect(app.logs()).toContain("no catalogue yet");
+  });
+});
