@@ -3,7 +3,8 @@
 // per page, autocannon throughput and latency (shop vs. the same HTML bytes from a tiny static server), and the
 // server's memory; then the catalogue-size section (scripts/lib/bench-catalogue.mjs). Figures go into
 // docs/performance.md by hand, with this command.
-// BENCH_ONLY=catalogue runs the catalogue section alone, BENCH_SKIP_CATALOGUE=1 leaves it out; BENCH_NO_BUILD=1 uses
+// BENCH_ONLY=catalogue runs the catalogue section alone, BENCH_SKIP_CATALOGUE=1 leaves it out; BENCH_ONLY=shop runs
+// the shop-source section (scripts/lib/bench-shop.mjs) alone, BENCH_SKIP_SHOP=1 leaves it out; BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -14,6 +15,7 @@ import * as chromeLauncher from "chrome-launcher";
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
+import { benchShop } from "./lib/bench-shop.mjs";
 import { BROWSER_HEADERS, CHROME_FLAGS, CONNECTIONS, DURATION, documentSize, FIRST_ROUND_TRIP_BYTES, kb, lighthouseRun, load, median, rssAfterGc, rssMb, SERVER_NODE_OPTIONS, spread } from "./lib/bench-measure.mjs";
 import { startNoScriptCopy } from "./lib/no-script-copy.mjs";
 
@@ -25,8 +27,8 @@ const LOAD_ROUTES = ["/", "/products", "/product/446894", "/status", "/api/statu
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== "catalogue") {
-  console.error(`BENCH_ONLY: "catalogue" is the one section that runs alone (got "${ONLY}")`);
+if (ONLY !== undefined && ONLY !== "catalogue" && ONLY !== "shop") {
+  console.error(`BENCH_ONLY: "catalogue" or "shop" are the sections that run alone (got "${ONLY}")`);
   process.exit(2);
 }
 
@@ -48,7 +50,8 @@ if (process.env.BENCH_NO_BUILD) {
 }
 
 if (ONLY === undefined) await benchPages();
-if (ONLY === "catalogue" || !process.env.BENCH_SKIP_CATALOGUE) await benchCatalogue({ buildDir: BUILD_DIR });
+if (ONLY === "catalogue" || (ONLY === undefined && !process.env.BENCH_SKIP_CATALOGUE)) await benchCatalogue({ buildDir: BUILD_DIR });
+if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) await benchShop({ buildDir: BUILD_DIR });
 
 /** The page sections: first-load JS, documents, Lighthouse beside no-script copies, autocannon, memory. */
 async function benchPages() {

@@ -3,7 +3,7 @@
 // change prices and stock, sell keys, hide products, and make the API slow, rate-limited or down.
 import fs from "node:fs";
 import path from "node:path";
-import { priceCents } from "../../app/features/catalog/pricing";
+import { priceCents } from "../../app/features/catalog/pricing.ts";
 
 export interface EmulatedVariant {
   id: number;

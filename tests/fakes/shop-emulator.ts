@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
-import { answerCatalogueRequest, createShopCatalogueState, type ShopCatalogueState, takeStock } from "./shop-catalogue";
+import { answerCatalogueRequest, createShopCatalogueState, type ShopCatalogueState, takeStock } from "./shop-catalogue.ts";
 
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
