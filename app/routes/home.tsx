@@ -1,6 +1,6 @@
 import { buttonStyles } from "~/components/ui/button-styles";
 import { homeTileProducts } from "~/features/catalog/catalog";
-import { ProductTile } from "~/features/catalog/product-tile";
+import { ProductTileList } from "~/features/catalog/product-tile";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { HowItWorks } from "~/features/home/how-it-works";
@@ -65,13 +65,7 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
             All products <span aria-hidden="true">→</span>
           </TransitionLink>
         </div>
-        <ul className="mt-8 grid grid-cols-2 gap-4 sm:gap-6 lg:grid-cols-4">
-          {tiles.map((product) => (
-            <li key={product.id}>
-              <ProductTile product={product} />
-            </li>
-          ))}
-        </ul>
+        <ProductTileList products={tiles} />
       </section>
 
       <HowItWorks steps={howItWorks} />

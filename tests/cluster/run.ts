@@ -48,6 +48,19 @@ async function cleanUp(from = 0) {
   }
 }
 
+/** A database of the machine's PostgreSQL made for this run, dropped by the cleanups. */
+async function createRunDatabase(): Promise<{ name: string; url: string }> {
+  const name = `kestrel_cluster_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  cleanups.push(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+  return { name, url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`) };
+}
+
 async function main(): Promise<number> {
   if (!(await reachable(5432)) || !(await reachable(6379))) {
     console.log("skipped: PostgreSQL/Redis not reachable");
@@ -75,15 +88,7 @@ async function main(): Promise<number> {
 
   // a-c: the machine's PostgreSQL, one database made for the run.
   const firstSet = cleanups.length;
-  const dbName = `kestrel_cluster_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  cleanups.push(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-  });
-  const databaseUrl = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
+  const { name: dbName, url: databaseUrl } = await createRunDatabase();
   const receiver: ChatWebhookReceiver = await startChatWebhookReceiver();
   cleanups.push(() => receiver.close());
   const cluster = await Cluster.start({ size: INSTANCES, databaseUrl, redisUrl: REDIS_URL, webhookUrl: receiver.url, ...secrets });
@@ -111,20 +116,13 @@ async function main(): Promise<number> {
 
   // e: a third set reading a connected shop's catalogue (the emulator), on a database of its own.
   const catalogueSet = cleanups.length;
-  const catalogueDb = `kestrel_cluster_${crypto.randomBytes(6).toString("hex")}`;
-  const adminE = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await adminE.connect();
-  await adminE.query(`CREATE DATABASE ${catalogueDb}`);
-  cleanups.push(async () => {
-    await adminE.query(`DROP DATABASE IF EXISTS ${catalogueDb} WITH (FORCE)`);
-    await adminE.end();
-  });
+  const catalogueDb = await createRunDatabase();
   const shop = await startShopEmulator();
   cleanups.push(() => shop.close());
   const receiverE = await startChatWebhookReceiver();
   cleanups.push(() => receiverE.close());
   const shopEnv = { CATALOG_SOURCE: "sellauth", SHOP_API_BASE: shop.url, SHOP_ID: shop.shopId, SHOP_API_KEY: shop.apiKey };
-  const clusterE = await Cluster.start({ size: INSTANCES, databaseUrl: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${catalogueDb}`), redisUrl: REDIS_URL, webhookUrl: receiverE.url, ...secrets, env: shopEnv });
+  const clusterE = await Cluster.start({ size: INSTANCES, databaseUrl: catalogueDb.url, redisUrl: REDIS_URL, webhookUrl: receiverE.url, ...secrets, env: shopEnv });
   cleanups.push(() => clusterE.stop());
   const nginxE = await startNginx(clusterE.ports);
   cleanups.push(() => nginxE.stop());

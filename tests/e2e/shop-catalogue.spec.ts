@@ -177,6 +177,20 @@ test.describe("a connected shop's catalogue", () => {
     await expect(page.getByText("Works as described.")).toBeVisible();
   });
 
+  test("new feedback, notified, is on the product page within 5 s", async ({ page }) => {
+    shop.catalogue.feedbacks.push({ id: 9100, invoice_id: 5100, product_id: STUDIO, message: "Just bought a second key.", rating: 5, reply: null, is_automatic: false, created_at: "2026-11-24T12:00:00.000000Z" });
+    await shop.notifyCatalogue("NOTIFICATION.SHOP_FEEDBACK_CREATED", { feedback_id: 9100 });
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${app.url}/product/${STUDIO}`);
+          return page.getByRole("region", { name: "Reviews" }).getByText("Just bought a second key.").count();
+        },
+        { timeout: 5_000, intervals: [250] },
+      )
+      .toBe(1);
+  });
+
   test("sorts by the shop's sales counts", async ({ page }) => {
     await page.goto(`${app.url}/products?sort=popular`);
     await expect(page.getByLabel("Sort by")).toHaveValue("popular");

@@ -50,6 +50,19 @@ describe("the shop's catalogue API, read defensively", () => {
     expect(skipped).toEqual([{ id: MALFORMED_PRODUCT.id, reason: expect.stringContaining("expected a price") }]);
   });
 
+  it("follows Laravel's pages to the last one", async () => {
+    const big = await startShopEmulator({ extraProducts: 250 });
+    try {
+      const { products } = await createSellAuthCatalogue({ apiBase: big.url, shopId: big.shopId, apiKey: big.apiKey }).products();
+      expect(products).toHaveLength(258);
+      expect(new Set(products.map((p) => p.id)).size).toBe(258);
+      // 258 products and the malformed one, 100 a page.
+      expect(big.requests.filter((r) => r.path.endsWith("/products"))).toHaveLength(3);
+    } finally {
+      await big.close();
+    }
+  });
+
   it("answers 429 with the shop's Retry-After, which the sync waits for", async () => {
     shop.rateLimitNext(1, 7);
     const error = await api()

@@ -25,3 +25,16 @@ export function ProductTile({ product }: { product: ProductTileData }) {
     </TransitionLink>
   );
 }
+
+/** Tiles in a row of four on wide screens (two on phones): the home page's popular products, a product's relatives. */
+export function ProductTileList({ products }: { products: readonly ProductTileData[] }) {
+  return (
+    <ul className="mt-8 grid grid-cols-2 gap-4 sm:gap-6 lg:grid-cols-4">
+      {products.map((product) => (
+        <li key={product.id}>
+          <ProductTile product={product} />
+        </li>
+      ))}
+    </ul>
+  );
+}

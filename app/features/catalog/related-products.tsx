@@ -1,5 +1,5 @@
 import type { ProductTileData } from "./catalog";
-import { ProductTile } from "./product-tile";
+import { ProductTileList } from "./product-tile";
 
 /** The end of a product page: other products of its category, as tiles linking to their pages. */
 export function RelatedProducts({ heading, products }: { heading: string; products: readonly ProductTileData[] }) {
@@ -9,13 +9,7 @@ export function RelatedProducts({ heading, products }: { heading: string; produc
       <h2 id="related-heading" className="text-2xl font-bold text-white">
         {heading}
       </h2>
-      <ul className="mt-6 grid grid-cols-2 gap-4 sm:gap-6 lg:grid-cols-4">
-        {products.map((product) => (
-          <li key={product.id}>
-            <ProductTile product={product} />
-          </li>
-        ))}
-      </ul>
+      <ProductTileList products={products} />
     </section>
   );
 }
