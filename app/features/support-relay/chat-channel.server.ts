@@ -1,5 +1,6 @@
 // The chat channel (a Discord-compatible webhook). Its wire format stays in this module: callers pass our own types.
 import type { RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
+import { retryAfterHeaderMs } from "~/platform/retry-after";
 
 export interface ChannelSupportRequest {
   id: string;
@@ -227,13 +228,7 @@ export const DEFAULT_RETRY_AFTER_MS = 1_000;
 export function retryAfterMs(body: unknown, header: string | null, now = Date.now()): number | undefined {
   const fromBody = (body as { retry_after?: unknown } | null)?.retry_after;
   if (typeof fromBody === "number" && Number.isFinite(fromBody) && fromBody >= 0) return Math.ceil(fromBody * 1000);
-  if (header) {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
-  }
-  return undefined;
+  return retryAfterHeaderMs(header, now);
 }
 
 function describeNetworkError(error: unknown): string {

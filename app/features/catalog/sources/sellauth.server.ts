@@ -1,6 +1,7 @@
 // SellAuth's shop API as the catalogue reads it (docs/shop.md): products with their variants, groups, feedback and
 // the shop's settings. Its wire format stays in this module; the rest of the shop sees our Shop* types.
 import { z } from "zod";
+import { retryAfterHeaderMs } from "~/platform/retry-after";
 import { parsePriceCents } from "../pricing";
 
 export interface ShopVariant {
@@ -203,7 +204,8 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
     }
     if (response.status === 429) {
       await response.body?.cancel();
-      throw new ShopApiError("the shop answered 429 Too Many Requests", retryAfterMs(response.headers.get("Retry-After")), 429);
+      // Without a readable Retry-After the shop gets a minute.
+      throw new ShopApiError("the shop answered 429 Too Many Requests", retryAfterHeaderMs(response.headers.get("Retry-After")) ?? 60_000, 429);
     }
     if (!response.ok) {
       await response.body?.cancel();
@@ -291,10 +293,3 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
 }
 
 export type SellAuthCatalogue = ReturnType<typeof createSellAuthCatalogue>;
-
-/** Retry-After in seconds or as an HTTP date; a missing or unreadable one means a minute. */
-export function retryAfterMs(header: string | null, now = Date.now()): number {
-  if (header && /^\d+(\.\d+)?$/.test(header.trim())) return Math.round(Number(header.trim()) * 1000);
-  const date = header ? Date.parse(header) : Number.NaN;
-  return Number.isFinite(date) ? Math.max(0, date - now) : 60_000;
-}
