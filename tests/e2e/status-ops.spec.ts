@@ -33,6 +33,18 @@ function serviceRow(page: Page, name: string) {
   return page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 }
 
+/**
+ * Refresh Status until `shown` passes: /status and /api/status each reuse one database read for up to a second, so a
+ * change made within that second of the last read shows at the next refresh after it.
+ */
+async function refreshUntil(page: Page, shown: () => Promise<void>) {
+  await expect(async () => {
+    await page.getByRole("button", { name: "Refresh Status" }).click();
+    await expect(page.getByText("Successfully refreshed!").first()).toBeVisible({ timeout: 1_000 });
+    await shown();
+  }).toPass({ timeout: 10_000 });
+}
+
 test("a status set by the CLI appears after Refresh Status, without a restart or reload", async ({ page }) => {
   await page.goto(`${server.url}/status`);
   const vault = serviceRow(page, "Kestrel Vault");
@@ -42,8 +54,7 @@ test("a status set by the CLI appears after Refresh Status, without a restart or
   await expect(page.getByText("Successfully refreshed!")).toBeVisible();
 
   cli("status", "set", "vault", "outage", "--uptime", "97.5");
-  await page.getByRole("button", { name: "Refresh Status" }).click();
-  await expect(vault).toContainText("outage");
+  await refreshUntil(page, () => expect(vault).toContainText("outage", { timeout: 500 }));
   await expect(vault).toContainText("97.5%");
 });
 
@@ -62,14 +73,12 @@ test("the incidents list appears only while an incident is open", async ({ page 
   await expect(incidents).toHaveCount(0);
 
   const added = JSON.parse(cli("incidents", "add", "--title", "Licence server slow", "--body", "Activations take up to a minute.", "--json")) as { id: number };
-  await page.getByRole("button", { name: "Refresh Status" }).click();
-  await expect(incidents).toBeVisible();
+  await refreshUntil(page, () => expect(incidents).toBeVisible({ timeout: 500 }));
   await expect(page.getByText("Licence server slow")).toBeVisible();
   await expect(page.getByText("Activations take up to a minute.")).toBeVisible();
 
   cli("incidents", "resolve", String(added.id));
-  await page.getByRole("button", { name: "Refresh Status" }).click();
-  await expect(page.getByText("Licence server slow")).toHaveCount(0);
+  await refreshUntil(page, () => expect(page.getByText("Licence server slow")).toHaveCount(0, { timeout: 500 }));
   await expect(incidents).toHaveCount(0);
 });
 
@@ -82,9 +91,8 @@ test("an unknown stored status shows as unknown, in the legend's colour", async 
     db.close();
   }
   await page.goto(`${server.url}/status`);
-  await page.getByRole("button", { name: "Refresh Status" }).click();
   const studio = serviceRow(page, "Kestrel Studio");
-  await expect(studio).toContainText("unknown");
+  await refreshUntil(page, () => expect(studio).toContainText("unknown", { timeout: 500 }));
   await expect(studio).not.toContainText("exploded");
 
   const colourOfDot = (scope: ReturnType<Page["locator"]>) => scope.locator("[aria-hidden='true']").first().evaluate((el) => getComputedStyle(el).backgroundColor);
