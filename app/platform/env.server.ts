@@ -89,13 +89,16 @@ export const envSchema = z.object({
 })
   .refine((env) => env.CATALOG_SOURCE !== "sellauth" || env.SHOP_API_KEY !== undefined, { message: "sellauth reads the shop's catalogue with its API: set SHOP_API_KEY too", path: ["CATALOG_SOURCE"] })
   .refine((env) => env.REVIEWS_SOURCE !== "shop" || env.SHOP_API_KEY !== undefined, { message: "shop reads the shop's feedback with its API: set SHOP_API_KEY too", path: ["REVIEWS_SOURCE"] })
-  .refine((env) => env.REVIEWS_SOURCE !== "vouch" || env.REVIEWS_SOURCE_URL !== undefined, { message: "vouch needs REVIEWS_SOURCE_URL", path: ["REVIEWS_SOURCE"] });
+  .refine((env) => env.REVIEWS_SOURCE !== "vouch" || env.REVIEWS_SOURCE_URL !== undefined || env.REVIEWS_PRODUCT_SOURCE_URL !== undefined, {
+    message: "vouch needs REVIEWS_SOURCE_URL or REVIEWS_PRODUCT_SOURCE_URL",
+    path: ["REVIEWS_SOURCE"],
+  });
 
 export type Env = z.infer<typeof envSchema>;
 
-/** Where reviews come from when REVIEWS_SOURCE is not set: the vouch page when one is configured, else content. */
+/** Where reviews come from when REVIEWS_SOURCE is not set: vouch pages when either is configured, else content. */
 export function reviewsSource(env: Env): "shop" | "vouch" | "content" {
-  return env.REVIEWS_SOURCE ?? (env.REVIEWS_SOURCE_URL ? "vouch" : "content");
+  return env.REVIEWS_SOURCE ?? (env.REVIEWS_SOURCE_URL || env.REVIEWS_PRODUCT_SOURCE_URL ? "vouch" : "content");
 }
 
 /** Names whose values must never reach the browser, logs or HTML. */

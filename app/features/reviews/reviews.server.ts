@@ -157,8 +157,10 @@ export function vouchPageUrl(source: ReviewSource): string | undefined {
  * or the curated list from content when no vouch page is configured.
  */
 export async function getReviews(source: ReviewSource, options: { wait: boolean; productId?: number } = { wait: true }): Promise<ReviewsPayload | null> {
-  if (reviewsSource(getEnv()) === "shop") return shopReviews(source, options.productId);
-  const url = vouchPageUrl(source);
+  const from = reviewsSource(getEnv());
+  if (from === "shop") return shopReviews(source, options.productId);
+  // REVIEWS_SOURCE=content keeps the curated list even when a vouch page is configured.
+  const url = from === "vouch" ? vouchPageUrl(source) : undefined;
   const content = getContent();
   if (!url) return { reviews: content.reviews.curated, fetchedAt: null, stale: false };
   return readVouchReviews({ db: getDb().db, rules: content.reviews.parseRules }, url, options);
@@ -204,6 +206,8 @@ export function getSampleReviews(): Review[] {
 /** Keeps configured vouch pages warm so pages rarely serve a stale list; returns the stop function for shutdown. */
 export function startReviewsRefresher(intervalMs = 15_000): () => Promise<void> {
   const tick = () => {
+    // Only the vouch source reads vouch pages: the shop's feedback and the curated list need no refresh.
+    if (reviewsSource(getEnv()) !== "vouch") return;
     const content = getContent();
     for (const url of new Set([vouchPageUrl("page"), vouchPageUrl("product")])) {
       if (url) void refreshVouchReviews({ db: getDb().db, rules: content.reviews.parseRules }, url);
