@@ -5,10 +5,11 @@ import { type CliCommand, startCommand, COMMON_OPTIONS, formatTable, runWithData
 
 export const STATUS_USAGE = `Usage:
   npm run cli -- status list [--json]
-  npm run cli -- status set <product> <${KNOWN_STATUSES.join("|")}> [--uptime 99.9] [--json]
+  npm run cli -- status set <product> <${KNOWN_STATUSES.join("|")}> [--json]
 
 <product> is the name shown on /status ("Kestrel Vault"), or a catalogue slug or id ("vault", "446889").
-Changes show on /status at the next page load or "Refresh Status"; no restart needed.`;
+Changes show on /status at the next page load or "Refresh Status"; no restart needed. Each change is recorded with
+its time, and the uptime figures and daily bars are computed from that history (maintenance is not downtime).`;
 
 /** `status list` and `status set`: the product rows of the /status page. */
 export const statusCommand: CliCommand = async (argv, { db, products, out, err }) => {
@@ -22,8 +23,8 @@ export const statusCommand: CliCommand = async (argv, { db, products, out, err }
     else
       out(
         formatTable(
-          ["PRODUCT", "STATUS", "UPTIME", "UPDATED"],
-          rows.map((r) => [r.name, r.status === r.storedStatus ? r.status : `${r.storedStatus} (shown as unknown)`, `${r.uptime}%`, r.updatedAt]),
+          ["PRODUCT", "STATUS", "UPTIME (90 DAYS)", "UPDATED"],
+          rows.map((r) => [r.name, r.status === r.storedStatus ? r.status : `${r.storedStatus} (shown as unknown)`, r.uptime === null ? "no data" : `${r.uptime}%`, r.updatedAt]),
         ),
       );
     return 0;
@@ -34,7 +35,7 @@ export const statusCommand: CliCommand = async (argv, { db, products, out, err }
     if (extra.length > 0) return fail(`Unexpected arguments: ${extra.join(" ")} (quote product names with spaces)`, 2);
     try {
       const row = await setProductStatus(db, { product, status, uptime: values.uptime }, products);
-      out(values.json ? JSON.stringify(row, null, 2) : `${row.name}: ${row.status}, uptime ${row.uptime}% (updated ${row.updatedAt})`);
+      out(values.json ? JSON.stringify(row, null, 2) : `${row.name}: ${row.status} (since ${row.updatedAt})`);
       return 0;
     } catch (error) {
       if (error instanceof StatusAdminError) return fail(error.message);

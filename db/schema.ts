@@ -16,6 +16,50 @@ export interface IncidentsTable {
   body: string;
   started_at: string;
   resolved_at: string | null;
+  /** investigating, identified, monitoring or resolved: the newest update's. */
+  status: ColumnType<string, string | undefined, string>;
+  /** JSON array of the affected products' status names. */
+  products: ColumnType<string, string | undefined, string>;
+  /** `operator` (the CLI) or `probe` (opened by a failing probe, which resolves it on recovery). */
+  opened_by: ColumnType<string, string | undefined, string>;
+}
+
+/** One timed update of an incident (the first one is its opening message). */
+export interface IncidentUpdatesTable {
+  id: Generated<number>;
+  incident_id: number;
+  status: string;
+  body: string;
+  created_at: string;
+}
+
+/** Every status change of a product, with its time: the page's uptime is computed from these. */
+export interface StatusChangesTable {
+  id: Generated<number>;
+  name: string;
+  status: string;
+  changed_at: string;
+  /** `operator` (CLI), `probe`, `seed` (first boot) or `import` (history brought along). */
+  source: string;
+}
+
+/** What a product's probe has seen lately, shared so another instance can take the probing over mid-count. */
+export interface StatusProbesTable {
+  name: string;
+  failures: ColumnType<number, number | undefined, number>;
+  successes: ColumnType<number, number | undefined, number>;
+  checked_at: string | null;
+  /** 1 when the last check passed, 0 when it failed. */
+  ok: number | null;
+  latency_ms: number | null;
+  detail: string | null;
+  /** The incident this probe opened and may resolve. */
+  incident_id: number | null;
+  /** The last status the support channel was told about, and when (the flap limit). */
+  notified_at: string | null;
+  notified_status: string | null;
+  /** Transitions not yet told because of the flap limit. */
+  held_changes: ColumnType<number, number | undefined, number>;
 }
 
 /** Cached vouch page per source URL; payload is the JSON array of parsed reviews (our Review type). */
@@ -116,6 +160,9 @@ export interface LeasesTable {
 export interface Database {
   status_entries: StatusEntriesTable;
   incidents: IncidentsTable;
+  incident_updates: IncidentUpdatesTable;
+  status_changes: StatusChangesTable;
+  status_probes: StatusProbesTable;
   reviews_cache: ReviewsCacheTable;
   orders: OrdersTable;
   captcha_used: CaptchaUsedTable;

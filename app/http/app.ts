@@ -37,7 +37,7 @@ export async function boot(): Promise<Env> {
   const content = getContent();
   // The catalogue's search index is built before the first request, not by it.
   getCatalogue();
-  await initDatabase((db) => seedStatusEntries(db, content.status));
+  await initDatabase((db) => seedStatusEntries(db, content.status, { history: content.statusHistory }));
   // Background work (outbox delivery, reviews refresh, the shop's catalogue) registers here with onShutdown(stop).
   const stopCatalogueSync = startCatalogueSync();
   if (stopCatalogueSync) onShutdown(stopCatalogueSync);

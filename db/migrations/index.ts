@@ -9,6 +9,7 @@ import * as m005 from "./005_channel_pauses";
 import * as m006 from "./006_order_shop_status";
 import * as m007 from "./007_order_coupon";
 import * as m008 from "./008_shop_catalogue";
+import * as m009 from "./009_status_history";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "006_order_shop_status": m006,
   "007_order_coupon": m007,
   "008_shop_catalogue": m008,
+  "009_status_history": m009,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -43,7 +43,8 @@ describe("migrations", () => {
     expect(await migrateToLatest(sqlite.handle)).toEqual([]);
     const schema = await describeSchema(sqlite);
     expect(Object.keys(schema)).toContain("status_entries");
-    expect(schema.incidents).toEqual(["body", "id", "resolved_at", "started_at", "title"]);
+    expect(schema.incidents).toEqual(["body", "id", "opened_by", "products", "resolved_at", "started_at", "status", "title"]);
+    expect(schema.status_changes).toEqual(["changed_at", "id", "name", "source", "status"]);
   });
 
   it("produces the same tables and columns on PostgreSQL as on SQLite", async (ctx) => {

@@ -14,8 +14,8 @@ const products = [
   { id: 446891, slug: "sandbox", name: "Kestrel Sandbox" },
 ];
 const seed = [
-  { name: "Kestrel Vault", status: "operational", uptime: "99.9" },
-  { name: "Kestrel Sandbox", status: "operational", uptime: "99.4" },
+  { name: "Kestrel Vault", status: "operational" },
+  { name: "Kestrel Sandbox", status: "operational" },
 ];
 
 /** Runs one command in-process and captures what it prints. */
@@ -40,36 +40,48 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
     const { code, stdout } = await run(statusCommand, ["list", "--json"], database.handle.db);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual([
-      expect.objectContaining({ name: "Kestrel Vault", status: "operational", storedStatus: "operational", uptime: "99.9" }),
-      expect.objectContaining({ name: "Kestrel Sandbox", status: "operational", uptime: "99.4" }),
+      // Uptime is computed: nothing but operational time has been recorded since the seed.
+      expect.objectContaining({ name: "Kestrel Vault", status: "operational", storedStatus: "operational", uptime: "100.00" }),
+      expect.objectContaining({ name: "Kestrel Sandbox", status: "operational", uptime: "100.00" }),
     ]);
   });
 
-  it("status set changes status and uptime by name, slug or id, and the page data shows it at once", async () => {
+  it("status set changes the status by name, slug or id, records each change, and the page data shows it at once", async () => {
     expect((await run(statusCommand, ["set", "kestrel vault", "maintenance"], database.handle.db)).code).toBe(0);
-    expect((await run(statusCommand, ["set", "sandbox", "outage", "--uptime", "97.25"], database.handle.db)).code).toBe(0);
-    const { code, stdout } = await run(statusCommand, ["set", "446889", "Outage", "--uptime", "98.50", "--json"], database.handle.db);
+    expect((await run(statusCommand, ["set", "sandbox", "outage"], database.handle.db)).code).toBe(0);
+    const { code, stdout } = await run(statusCommand, ["set", "446889", "Outage", "--json"], database.handle.db);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ name: "Kestrel Vault", status: "outage", uptime: "98.5" });
+    expect(JSON.parse(stdout)).toMatchObject({ name: "Kestrel Vault", status: "outage" });
     // The page loader and GET /api/status read these rows (reusing a read for at most a second).
-    expect((await listStatusEntries(database.handle.db)).map((e) => [e.name, e.status, e.uptime])).toEqual([
-      ["Kestrel Vault", "outage", "98.5"],
-      ["Kestrel Sandbox", "outage", "97.25"],
+    expect((await listStatusEntries(database.handle.db)).map((e) => [e.name, e.status, e.days.at(-1)])).toEqual([
+      ["Kestrel Vault", "outage", "x"],
+      ["Kestrel Sandbox", "outage", "x"],
     ]);
+    const changes = await database.handle.db.selectFrom("status_changes").select(["name", "status", "source"]).orderBy("id").execute();
+    expect(changes).toEqual([
+      { name: "Kestrel Vault", status: "operational", source: "seed" },
+      { name: "Kestrel Sandbox", status: "operational", source: "seed" },
+      { name: "Kestrel Vault", status: "maintenance", source: "operator" },
+      { name: "Kestrel Sandbox", status: "outage", source: "operator" },
+      { name: "Kestrel Vault", status: "outage", source: "operator" },
+    ]);
+    // Setting the status it already has records nothing.
+    expect((await run(statusCommand, ["set", "sandbox", "outage"], database.handle.db)).code).toBe(0);
+    expect(await database.handle.db.selectFrom("status_changes").select("id").execute()).toHaveLength(5);
   });
 
   it.each([
     [["set", "Kestrel Nothing", "outage"], /Unknown product "Kestrel Nothing": expected one of/],
     [["set", "vault", "exploded"], /Unknown status "exploded": expected one of operational, maintenance, outage/],
-    [["set", "vault", "outage", "--uptime", "101"], /Invalid uptime "101"/],
-    [["set", "vault", "outage", "--uptime", "abc"], /Invalid uptime "abc"/],
-    [["set", "vault", "outage", "--uptime", "-5"], /-5|uptime/],
+    [["set", "vault", "operational", "--uptime", "99.9"], /Uptime is computed from the recorded status history/],
   ])("status %j fails with a clear message and a non-zero exit, changing nothing", async (argv, message) => {
-    const before = await listStatusEntries(database.handle.db);
+    // The stored rows and the history, not the computed figures (uptime moves on with the clock).
+    const stored = async () => [await database.handle.db.selectFrom("status_entries").selectAll().execute(), await database.handle.db.selectFrom("status_changes").selectAll().execute()];
+    const before = await stored();
     const { code, stderr } = await run(statusCommand, argv, database.handle.db);
     expect(code).not.toBe(0);
     expect(stderr).toMatch(message);
-    expect(await listStatusEntries(database.handle.db)).toEqual(before);
+    expect(await stored()).toEqual(before);
   });
 
   it("errors are JSON with --json", async () => {
@@ -99,7 +111,29 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining("already resolved") });
   });
 
+  it("incidents add names products, update walks the statuses, show prints every update", async () => {
+    const added = await run(incidentsCommand, ["add", "--title", "Vault sync slow", "--body", "Looking.", "--product", "vault", "--product", "Kestrel Sandbox", "--json"], database.handle.db);
+    expect(added.code, added.stderr).toBe(0);
+    const { id, products: named, status } = JSON.parse(added.stdout) as { id: number; products: string[]; status: string };
+    expect([named, status]).toEqual([["Kestrel Vault", "Kestrel Sandbox"], "investigating"]);
+    for (const next of ["identified", "monitoring"]) {
+      const updated = await run(incidentsCommand, ["update", String(id), "--status", next, "--body", `Now ${next}.`], database.handle.db);
+      expect(updated).toMatchObject({ code: 0, stdout: `Incident ${id} is now ${next}: Vault sync slow` });
+    }
+    const shown = await run(incidentsCommand, ["show", String(id)], database.handle.db);
+    expect(shown.stdout).toContain(`Page:      /status/incidents/${id}`);
+    expect(shown.stdout.indexOf("monitoring: Now monitoring.")).toBeLessThan(shown.stdout.indexOf("investigating: Looking."));
+    const resolved = await run(incidentsCommand, ["resolve", String(id), "--body", "Replica replaced.", "--json"], database.handle.db);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ status: "resolved", body: "Replica replaced.", alreadyResolved: false });
+    expect((await listOpenIncidents(database.handle.db)).map((i) => i.id)).not.toContain(id);
+  });
+
   it.each([
+    [["update", "1", "--status", "sideways", "--body", "x"], /Unknown incident status "sideways": expected one of investigating, identified, monitoring, resolved/],
+    [["update", "1", "--body", "x"], /needs --status and --body/],
+    [["add", "--title", "t", "--body", "b", "--product", "Kestrel Nothing"], /Unknown product "Kestrel Nothing"/],
+    [["add", "--title", "t", "--body", "b", "--status", "resolved"], /cannot start resolved/],
+    [["show", "424242"], /No incident with id 424242/],
     [["add", "--title", "Only a title"], /needs --title and --body/],
     [["add", "--title", "  ", "--body", "x"], /needs a title/],
     [["resolve", "999999"], /No incident with id 999999/],
@@ -116,11 +150,11 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
   it("the real CLI entry (npm run cli) works against this database as a child process", { timeout: 90_000 }, () => {
     const env = { ...process.env, LOG_LEVEL: "warn", DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? "" };
     const tsx = path.join(root, "node_modules/.bin/tsx");
-    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational", "--uptime", "99.95"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
+    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
     expect(set.status, set.stderr).toBe(0);
     const list = spawnSync(tsx, ["cli/index.ts", "status", "list", "--json"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
     expect(list.status, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ name: "Kestrel Vault", status: "operational", uptime: "99.95" }));
+    expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ name: "Kestrel Vault", status: "operational", uptime: expect.stringMatching(/^\d{1,3}\.\d\d$/) }));
     const bad = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "sideways"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('Unknown status "sideways"');

@@ -11,7 +11,7 @@ import { checkLegalMarkdown } from "~/features/legal/legal.content";
 import { LEGAL_SLUGS, type LegalSlug, legalPage } from "~/features/legal/legal-pages";
 import { plansFileSchema } from "~/features/reseller/reseller.content";
 import { reviewsFileSchema } from "~/features/reviews/reviews.content";
-import { statusFileSchema } from "~/features/status/status.content";
+import { demoHistorySchema, statusFileSchema } from "~/features/status/status.content";
 import { getEnv } from "~/platform/env.server";
 import { ContentError, parseContent } from "./content";
 
@@ -20,6 +20,8 @@ const CONTENT_FILES = {
   site: { file: "site.json", schema: siteSchema },
   products: { file: "products.json", schema: productsFileSchema },
   status: { file: "status.json", schema: statusFileSchema },
+  // Demo data only: 90 days of made-up history so a fresh demo shows bars (docs/status.md); a real shop deletes it.
+  statusHistory: { file: "status-history.demo.json", schema: demoHistorySchema.nullable(), whenMissing: null },
   reviews: { file: "reviews.json", schema: reviewsFileSchema },
   faq: { file: "faq.json", schema: faqFileSchema },
   docs: { file: "docs.json", schema: docsFileSchema },
@@ -68,7 +70,7 @@ function readJson(dir: string, name: string): unknown {
  * the shop's, known only once synced, so references to products are not checked here (`catalog status` reports them).
  */
 export function checkCrossReferences(content: Content, { catalogSource = "content" }: LoadContentOptions = {}) {
-  const errors: string[] = [];
+  const errors: string[] = statusHistoryErrors(content);
   if (catalogSource === "sellauth") {
     const categories = new Set(content.site.categories.map((c) => c.value));
     content.overlay.forEach((p, i) => {
@@ -103,6 +105,13 @@ export function checkCrossReferences(content: Content, { catalogSource = "conten
   });
   errors.push(...legalErrors(content));
   if (errors.length) throw new ContentError(errors.join("\n"));
+}
+
+function statusHistoryErrors(content: Content): string[] {
+  const names = new Set(content.status.map((row) => row.name));
+  return (content.statusHistory?.events ?? []).flatMap((event, i) =>
+    names.has(event.product) ? [] : [`content/status-history.demo.json: events[${i}].product: expected a name from status.json (${[...names].join(", ")})`],
+  );
 }
 
 function legalErrors(content: Content): string[] {

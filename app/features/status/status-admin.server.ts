@@ -1,6 +1,15 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
-import { type DisplayStatus, type Incident, KNOWN_STATUSES, type KnownStatus, toDisplayStatus } from "./status";
+import {
+  type DisplayStatus,
+  type Incident,
+  INCIDENT_STATUSES,
+  type IncidentStatus,
+  KNOWN_STATUSES,
+  type KnownStatus,
+  toDisplayStatus,
+} from "./status";
+import { listLatestIncidents, listOpenIncidents, listStatusEntries, loadIncident, recordStatusChange } from "./status.server";
 
 // Operator-side status changes (the CLI). The /status page and GET /api/status read the same tables (each reuses a read for at most 1 s),
 // so a change here shows at the next page load or "Refresh Status" without a restart.
@@ -17,7 +26,8 @@ export interface StatusRow {
   storedStatus: string;
   /** What visitors see: unknown values show as "unknown". */
   status: DisplayStatus;
-  uptime: string;
+  /** Computed over the last 90 days; null when nothing was measured. */
+  uptime: string | null;
   updatedAt: string;
 }
 
@@ -27,19 +37,13 @@ export function parseKnownStatus(value: string): KnownStatus {
   throw new StatusAdminError(`Unknown status "${value}": expected one of ${KNOWN_STATUSES.join(", ")}`);
 }
 
-/** An uptime percentage between 0 and 100 with at most 3 decimals, normalised ("99.90" → "99.9"). */
-export function parseUptime(value: string): string {
-  const trimmed = value.trim().replace(/%$/, "");
-  const number = Number(trimmed);
-  if (!/^\d{1,3}(\.\d{1,3})?$/.test(trimmed) || !Number.isFinite(number) || number < 0 || number > 100) {
-    throw new StatusAdminError(`Invalid uptime "${value}": expected a percentage from 0 to 100, like 99.9`);
-  }
-  return String(number);
-}
+/** Uptime is computed from the recorded history now; a typed one would contradict it. */
+export const UPTIME_IS_COMPUTED = "Uptime is computed from the recorded status history; it can no longer be set (drop --uptime)";
 
 export async function listStatusRows(db: Kysely<Database>): Promise<StatusRow[]> {
-  const rows = await db.selectFrom("status_entries").selectAll().orderBy("sort_order").orderBy("id").execute();
-  return rows.map((r) => ({ name: r.name, storedStatus: r.status, status: toDisplayStatus(r.status), uptime: r.uptime, updatedAt: r.updated_at }));
+  const [rows, entries] = await Promise.all([db.selectFrom("status_entries").selectAll().orderBy("sort_order").orderBy("id").execute(), listStatusEntries(db)]);
+  const uptimes = new Map(entries.map((e) => [e.name, e.uptime]));
+  return rows.map((r) => ({ name: r.name, storedStatus: r.status, status: toDisplayStatus(r.status), uptime: uptimes.get(r.name) ?? null, updatedAt: r.updated_at }));
 }
 
 /**
@@ -56,42 +60,86 @@ export function findStatusEntryName(names: readonly string[], input: string, pro
   throw new StatusAdminError(`Unknown product "${input}": expected one of ${names.map((n) => `"${n}"`).join(", ")}`);
 }
 
+/** Sets a product's status and records the change (a status set again to what it is records nothing). */
 export async function setProductStatus(
   db: Kysely<Database>,
   change: { product: string; status: string; uptime?: string; now?: Date },
   products: ReadonlyArray<{ id: number; slug: string; name: string }> = [],
 ): Promise<StatusRow> {
+  if (change.uptime !== undefined) throw new StatusAdminError(UPTIME_IS_COMPUTED);
   const status = parseKnownStatus(change.status);
-  const uptime = change.uptime === undefined ? undefined : parseUptime(change.uptime);
+  const now = change.now ?? new Date();
   const names = (await db.selectFrom("status_entries").select("name").execute()).map((r) => r.name);
   const name = findStatusEntryName(names, change.product, products);
-  await db
-    .updateTable("status_entries")
-    .set({ status, ...(uptime === undefined ? {} : { uptime }), updated_at: (change.now ?? new Date()).toISOString() })
-    .where("name", "=", name)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("status_entries").select("status").where("name", "=", name).executeTakeFirst();
+    await trx.updateTable("status_entries").set({ status, updated_at: now.toISOString() }).where("name", "=", name).execute();
+    if (before?.status !== status) await recordStatusChange(trx, { name, status, at: now, source: "operator" });
+  });
   const row = (await listStatusRows(db)).find((r) => r.name === name);
   if (!row) throw new StatusAdminError(`Status entry "${name}" disappeared while updating it`);
   return row;
 }
 
-function toIncident(r: { id: number; title: string; body: string; started_at: string; resolved_at: string | null }): Incident {
-  return { id: r.id, title: r.title, body: r.body, startedAt: r.started_at, resolvedAt: r.resolved_at };
+export function parseIncidentStatus(value: string): IncidentStatus {
+  const normalised = value.trim().toLowerCase();
+  if ((INCIDENT_STATUSES as readonly string[]).includes(normalised)) return normalised as IncidentStatus;
+  throw new StatusAdminError(`Unknown incident status "${value}": expected one of ${INCIDENT_STATUSES.join(", ")}`);
 }
 
-export async function addIncident(db: Kysely<Database>, input: { title: string; body: string; now?: Date }): Promise<Incident> {
-  const title = input.title.trim();
-  const body = input.body.trim();
-  if (!title) throw new StatusAdminError("An incident needs a title (--title)");
-  if (!body) throw new StatusAdminError("An incident needs a body (--body)");
-  if (title.length > MAX_INCIDENT_TITLE) throw new StatusAdminError(`The title is ${title.length} characters; at most ${MAX_INCIDENT_TITLE}`);
-  if (body.length > MAX_INCIDENT_BODY) throw new StatusAdminError(`The body is ${body.length} characters; at most ${MAX_INCIDENT_BODY}`);
-  const row = await db
-    .insertInto("incidents")
-    .values({ title, body, started_at: (input.now ?? new Date()).toISOString(), resolved_at: null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toIncident(row);
+function checkText(value: string, what: string, flag: string, max: number): string {
+  const text = value.trim();
+  if (!text) throw new StatusAdminError(`An incident needs ${what} (${flag})`);
+  if (text.length > max) throw new StatusAdminError(`The ${what.replace(/^an? /, "")} is ${text.length} characters; at most ${max}`);
+  return text;
+}
+
+/** Opens an incident with its first update; `products` are status names, slugs or ids, as `status set` takes them. */
+export async function addIncident(
+  db: Kysely<Database>,
+  input: { title: string; body: string; status?: string; products?: readonly string[]; openedBy?: "operator" | "probe"; now?: Date },
+  catalogue: ReadonlyArray<{ id: number; slug: string; name: string }> = [],
+): Promise<Incident> {
+  const title = checkText(input.title, "a title", "--title", MAX_INCIDENT_TITLE);
+  const body = checkText(input.body, "a body", "--body", MAX_INCIDENT_BODY);
+  const status = input.status === undefined ? "investigating" : parseIncidentStatus(input.status);
+  if (status === "resolved") throw new StatusAdminError('A new incident cannot start resolved: open it, then "incidents resolve"');
+  const names = (await db.selectFrom("status_entries").select("name").execute()).map((r) => r.name);
+  const products = [...new Set((input.products ?? []).map((p) => findStatusEntryName(names, p, catalogue)))];
+  const at = (input.now ?? new Date()).toISOString();
+  const id = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("incidents")
+      .values({ title, body, started_at: at, resolved_at: null, status, products: JSON.stringify(products), opened_by: input.openedBy ?? "operator" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx.insertInto("incident_updates").values({ incident_id: row.id, status, body, created_at: at }).execute();
+    return row.id;
+  });
+  return requireIncident(db, id);
+}
+
+async function requireIncident(db: Kysely<Database>, id: number): Promise<Incident> {
+  const incident = await loadIncident(db, id);
+  if (!incident) throw new StatusAdminError(`No incident with id ${id}`);
+  return incident;
+}
+
+/** Posts an update; `resolved` resolves the incident, any other status on a resolved one reopens it. */
+export async function updateIncident(db: Kysely<Database>, id: number, input: { status: string; body: string; now?: Date }): Promise<Incident> {
+  const status = parseIncidentStatus(input.status);
+  const body = checkText(input.body, "a body", "--body", MAX_INCIDENT_BODY);
+  const at = (input.now ?? new Date()).toISOString();
+  await requireIncident(db, id);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("incidents")
+      .set({ status, body, resolved_at: status === "resolved" ? at : null })
+      .where("id", "=", id)
+      .execute();
+    await trx.insertInto("incident_updates").values({ incident_id: id, status, body, created_at: at }).execute();
+  });
+  return requireIncident(db, id);
 }
 
 export function parseIncidentId(value: string | undefined): number {
@@ -101,20 +149,18 @@ export function parseIncidentId(value: string | undefined): number {
   return Number(value);
 }
 
-/** Resolves an open incident; resolving one twice keeps the first resolution time. */
-export async function resolveIncident(db: Kysely<Database>, id: number, now = new Date()): Promise<{ incident: Incident; alreadyResolved: boolean }> {
-  const updated = await db.updateTable("incidents").set({ resolved_at: now.toISOString() }).where("id", "=", id).where("resolved_at", "is", null).returningAll().executeTakeFirst();
-  if (updated) return { incident: toIncident(updated), alreadyResolved: false };
-  const existing = await db.selectFrom("incidents").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!existing) throw new StatusAdminError(`No incident with id ${id}`);
-  return { incident: toIncident(existing), alreadyResolved: true };
+export const RESOLVED_MESSAGE = "This incident has been resolved.";
+
+/** Resolves an open incident with a last update; resolving one twice keeps the first resolution. */
+export async function resolveIncident(db: Kysely<Database>, id: number, now = new Date(), body = RESOLVED_MESSAGE): Promise<{ incident: Incident; alreadyResolved: boolean }> {
+  const existing = await requireIncident(db, id);
+  if (existing.resolvedAt !== null) return { incident: existing, alreadyResolved: true };
+  return { incident: await updateIncident(db, id, { status: "resolved", body, now }), alreadyResolved: false };
 }
 
-/** Open incidents newest first; with `includeResolved`, resolved ones follow. */
+/** Open incidents newest first; with `includeResolved`, the 50 newest resolved ones follow. */
 export async function listIncidents(db: Kysely<Database>, options: { includeResolved?: boolean } = {}): Promise<Incident[]> {
-  let query = db.selectFrom("incidents").selectAll();
-  if (!options.includeResolved) query = query.where("resolved_at", "is", null);
-  const rows = await query.orderBy("started_at", "desc").orderBy("id", "desc").execute();
-  const incidents = rows.map(toIncident);
+  if (!options.includeResolved) return listOpenIncidents(db);
+  const incidents = await listLatestIncidents(db);
   return [...incidents.filter((i) => i.resolvedAt === null), ...incidents.filter((i) => i.resolvedAt !== null)];
 }

@@ -5,16 +5,64 @@ export type DisplayStatus = KnownStatus | "unknown";
 export interface StatusEntry {
   name: string;
   status: DisplayStatus;
-  uptime: string;
+  /** Uptime over the last 90 days, computed from the recorded changes ("99.90"); null when nothing was measured. */
+  uptime: string | null;
   updatedAt: string;
+  /** One letter per UTC day, oldest first (see DAY_CODES): the day's worst status. */
+  days: string;
+  /** Only the days with something to add, by index into `days`: that day's uptime when below 100, its incidents. */
+  notes: Record<string, DayNote>;
+}
+
+export interface DayNote {
+  uptime?: string;
+  incidents?: number[];
+}
+
+/** How `StatusEntry.days` spells each day's worst status. */
+export const DAY_CODES = { operational: "o", maintenance: "m", outage: "x", none: "-" } as const;
+export type DayWorst = keyof typeof DAY_CODES;
+export const DAY_BY_CODE: Record<string, DayWorst> = { o: "operational", m: "maintenance", x: "outage", "-": "none" };
+
+export const INCIDENT_STATUSES = ["investigating", "identified", "monitoring", "resolved"] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+export const INCIDENT_STATUS_LABELS: Record<IncidentStatus, string> = {
+  investigating: "Investigating",
+  identified: "Identified",
+  monitoring: "Monitoring",
+  resolved: "Resolved",
+};
+
+export interface IncidentUpdate {
+  status: IncidentStatus;
+  body: string;
+  at: string;
 }
 
 export interface Incident {
   id: number;
   title: string;
+  /** The newest update's text. */
   body: string;
+  status: IncidentStatus;
+  /** Status names of the products it affects. */
+  products: string[];
   startedAt: string;
   resolvedAt: string | null;
+  /** Newest first. */
+  updates: IncidentUpdate[];
+}
+
+/** A resolved incident as the page lists it (its updates are on its own page). */
+export type IncidentSummary = Omit<Incident, "updates" | "body">;
+
+export function toIncidentStatus(value: string): IncidentStatus {
+  return (INCIDENT_STATUSES as readonly string[]).includes(value) ? (value as IncidentStatus) : "investigating";
+}
+
+export function incidentPath(id: number): string {
+  return `/status/incidents/${id}`;
 }
 
 /** Anything the operator typed that is not a known state shows as unknown, never as a crash. */
@@ -22,24 +70,18 @@ export function toDisplayStatus(value: string): DisplayStatus {
   return (KNOWN_STATUSES as readonly string[]).includes(value) ? (value as KnownStatus) : "unknown";
 }
 
-/** Average uptime of the entries, one decimal (e.g. 99.9, 99.4, 99.8, 99.5, 99.7 → "99.7"). */
-export function averageUptime(entries: ReadonlyArray<{ uptime: string }>): string {
-  const values = entries.map((e) => Number.parseFloat(e.uptime)).filter((n) => Number.isFinite(n));
-  if (values.length === 0) return "0.0";
-  // Sum in tenths-of-thousandths to avoid float drift before rounding.
-  const sum = values.reduce((acc, n) => acc + Math.round(n * 10_000), 0);
-  return (Math.round(sum / values.length / 1000) / 10).toFixed(1);
-}
-
-/** What `/status` and `GET /api/status` show: entries, their computed summary and open incidents. */
+/** What `/status` and `GET /api/status` show: entries with their history, the computed summary and incidents. */
 export interface StatusSnapshot {
   entries: StatusEntry[];
-  summary: { products: number; averageUptime: string; activeUsers: string; licenseServers: string };
+  summary: { products: number; averageUptime: string | null; activeUsers: string; licenseServers: string };
+  /** Open incidents, newest first. */
   incidents: Incident[];
-}
-
-export function summarizeStatus(entries: StatusEntry[], stats: { activeUsers: string; licenseServers: string }): StatusSnapshot["summary"] {
-  return { products: entries.length, averageUptime: averageUptime(entries), activeUsers: stats.activeUsers, licenseServers: stats.licenseServers };
+  /** Incidents resolved in the last 14 days, newest first. */
+  recentIncidents: IncidentSummary[];
+  /** The UTC date of each entry's first day. */
+  historyStart: string;
+  /** Titles of the incidents the days' notes name. */
+  incidentTitles: Record<string, string>;
 }
 
 /** Legend order and wording; colours live with the badge component. */
