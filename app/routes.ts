@@ -6,6 +6,8 @@ export default [
   route("products", "routes/products.tsx"),
   route("product/:id", "routes/product.tsx"),
   route("status", "routes/status.tsx"),
+  route("status/incidents/:id", "routes/status-incident.tsx"),
+  route("status/feed.xml", "routes/status-feed[.]xml.ts"),
   route("reviews", "routes/reviews.tsx"),
   route("reseller", "routes/reseller.tsx"),
   route("faq", "routes/faq.tsx"),

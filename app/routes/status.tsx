@@ -2,6 +2,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getContent } from "~/features/content/content.server";
 import { pageMeta } from "~/features/layout/page-meta";
 import { StatusPage } from "~/features/status/status-page";
+import { FEED_PATH } from "~/features/status/status-feed";
 import { loadStatusSnapshot } from "~/features/status/status.server";
 import type { RouteCacheHandle } from "~/lib/route-cache";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
@@ -14,12 +15,14 @@ export async function loader() {
   return { snapshot, loadedAt: new Date().toISOString() };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches[0].loaderData, {
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches[0].loaderData, {
     title: "System Status",
     description: "Live status and uptime of every Kestrel Software product and our licence servers.",
     path: "/status",
-  });
+  }),
+  { tagName: "link", rel: "alternate", type: "application/atom+xml", title: "Incidents (Atom)", href: FEED_PATH },
+];
 
 export default function StatusRoute({ loaderData }: Route.ComponentProps) {
   return (

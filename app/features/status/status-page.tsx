@@ -1,8 +1,11 @@
-import { useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import { toast } from "~/features/layout/toasts";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { openSupportChat } from "~/features/support-chat/open-support-chat";
+import { ActiveIncidents, RecentIncidents } from "./incident-parts";
+import { useHydrated } from "./local-time";
 import { type DisplayStatus, STATUS_LEGEND, type StatusSnapshot } from "./status";
+import { UptimeBars } from "./uptime-bars";
 
 export const REFRESHED_MESSAGE = "Successfully refreshed!";
 const REFRESH_TOAST_MS = 3_000;
@@ -20,15 +23,6 @@ export function StatusBadge({ status }: { status: DisplayStatus }) {
       <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_STYLES[status].dot}`} />
       {status}
     </span>
-  );
-}
-
-/** True after hydration: times render in UTC on the server and in the visitor's zone in the browser. */
-function useHydrated() {
-  return useSyncExternalStore(
-    () => () => {},
-    () => true,
-    () => false,
   );
 }
 
@@ -96,30 +90,13 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
         </h2>
         <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           <SummaryCard label="Products" value={String(summary.products)} />
-          <SummaryCard label="Average Uptime" value={`${summary.averageUptime}%`} />
+          <SummaryCard label="Average Uptime" value={summary.averageUptime === null ? "No data" : `${summary.averageUptime}%`} />
           <SummaryCard label="Active Users" value={summary.activeUsers} />
           <SummaryCard label="License Servers" value={summary.licenseServers} />
         </dl>
       </section>
 
-      {snapshot.incidents.length > 0 ? (
-        <section aria-labelledby="status-incidents" className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6">
-          <h2 id="status-incidents" className="text-lg font-semibold text-white">
-            Active incidents
-          </h2>
-          <ul className="mt-4 space-y-4">
-            {snapshot.incidents.map((incident) => (
-              <li key={incident.id}>
-                <h3 className="font-semibold text-rose-100">{incident.title}</h3>
-                <p className="mt-1 text-slate-200">{incident.body}</p>
-                <p className="mt-1 text-xs text-slate-300">
-                  Since <time dateTime={incident.startedAt}>{new Date(incident.startedAt).toLocaleString("en-US", hydrated ? {} : { timeZone: "UTC" })}</time>
-                </p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <ActiveIncidents incidents={snapshot.incidents} />
 
       <section aria-labelledby="status-services" className="mt-10">
         <h2 id="status-services" className="text-xl font-semibold text-white">
@@ -136,7 +113,7 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
                   Status
                 </th>
                 <th scope="col" className="px-3 py-3 text-right font-medium sm:px-5">
-                  Uptime
+                  Uptime (90 days)
                 </th>
               </tr>
             </thead>
@@ -149,7 +126,7 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
                   <td className="px-3 py-4 sm:px-5">
                     <StatusBadge status={entry.status} />
                   </td>
-                  <td className="px-3 py-4 text-right tabular-nums sm:px-5 text-slate-200">{entry.uptime}%</td>
+                  <td className="px-3 py-4 text-right tabular-nums sm:px-5 text-slate-200">{entry.uptime === null ? "No data" : `${entry.uptime}%`}</td>
                 </tr>
               ))}
             </tbody>
@@ -157,6 +134,31 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
           {snapshot.entries.length === 0 ? <p className="px-5 py-6 text-center text-slate-300">No services are listed yet.</p> : null}
         </div>
       </section>
+
+      <section aria-labelledby="status-history" className="mt-10">
+        <h2 id="status-history" className="text-xl font-semibold text-white">
+          Uptime, last 90 days
+        </h2>
+        <p className="mt-1 text-sm text-slate-300">Each bar is a day (UTC) in its worst status; grey is no data.</p>
+        <ul className="mt-4 space-y-6">
+          {snapshot.entries.map((entry) => (
+            <li key={entry.name} className="rounded-2xl border border-white/10 bg-slate-900/60 p-4 sm:p-5">
+              <p className="flex items-baseline justify-between gap-3 text-sm">
+                <span className="font-medium text-white">{entry.name}</span>
+                <span className="tabular-nums text-slate-300">{entry.uptime === null ? "No data yet" : `${entry.uptime}% uptime`}</span>
+              </p>
+              <UptimeBars entry={entry} historyStart={snapshot.historyStart} incidentTitles={snapshot.incidentTitles} />
+              <p aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-400">
+                <span className="max-sm:hidden">90 days ago</span>
+                <span className="sm:hidden">30 days ago</span>
+                <span>Today</span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <RecentIncidents incidents={snapshot.recentIncidents} />
 
       <section aria-labelledby="status-legend" className="mt-8">
         <h2 id="status-legend" className="text-sm font-semibold text-slate-200">
@@ -171,6 +173,11 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
             </li>
           ))}
         </ul>
+        <p className="mt-4 text-sm text-slate-300">
+          <a href="/status/feed.xml" className="underline decoration-white/30 underline-offset-4 hover:decoration-white">
+            Subscribe to incidents (Atom feed)
+          </a>
+        </p>
       </section>
     </>
   );

@@ -1,0 +1,99 @@
+import { Link } from "react-router";
+import { type Incident, INCIDENT_STATUS_LABELS, type IncidentStatus, type IncidentSummary, incidentPath } from "./status";
+import { formatDuration, LocalTime } from "./local-time";
+
+const STATUS_STYLES: Record<IncidentStatus, string> = {
+  investigating: "bg-rose-500/15 text-rose-200 ring-rose-400/40",
+  identified: "bg-amber-500/15 text-amber-200 ring-amber-400/40",
+  monitoring: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
+  resolved: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40",
+};
+
+export function IncidentStatusBadge({ status }: { status: IncidentStatus }) {
+  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_STYLES[status]}`}>{INCIDENT_STATUS_LABELS[status]}</span>;
+}
+
+function Affects({ products }: { products: string[] }) {
+  return products.length > 0 ? <p className="mt-1 text-sm text-slate-300">Affects: {products.join(", ")}</p> : null;
+}
+
+/** An incident's updates, newest first, each with its status and time. */
+export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) {
+  return (
+    <ol className="space-y-4 border-l border-white/15 pl-4">
+      {updates.map((update) => (
+        <li key={`${update.at}-${update.status}`}>
+          <p className="text-sm font-semibold text-white">
+            {INCIDENT_STATUS_LABELS[update.status]} <span className="font-normal text-slate-300">· <LocalTime iso={update.at} /></span>
+          </p>
+          <p className="mt-1 whitespace-pre-line text-slate-200">{update.body}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Open incidents, at the top of /status: each with its products, its latest update and a link to its page. */
+export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
+  if (incidents.length === 0) return null;
+  return (
+    <section aria-labelledby="status-incidents" className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6">
+      <h2 id="status-incidents" className="text-lg font-semibold text-white">
+        Active incidents
+      </h2>
+      <ul className="mt-4 space-y-6">
+        {incidents.map((incident) => (
+          <li key={incident.id}>
+            <h3 className="flex flex-wrap items-center gap-2 font-semibold text-rose-100">
+              <Link to={incidentPath(incident.id)} className="underline decoration-rose-300/50 underline-offset-4 hover:decoration-rose-100">
+                {incident.title}
+              </Link>
+              <IncidentStatusBadge status={incident.status} />
+            </h3>
+            <Affects products={incident.products} />
+            <p className="mt-2 whitespace-pre-line text-slate-200">{incident.body}</p>
+            <p className="mt-1 text-xs text-slate-300">
+              Since <LocalTime iso={incident.startedAt} />
+              {incident.updates.length > 1 && incident.updates[0] ? (
+                <>
+                  {" "}
+                  · updated <LocalTime iso={incident.updates[0].at} />
+                </>
+              ) : null}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Incidents resolved in the last 14 days, below the bars. */
+export function RecentIncidents({ incidents }: { incidents: IncidentSummary[] }) {
+  return (
+    <section aria-labelledby="status-past-incidents" className="mt-10">
+      <h2 id="status-past-incidents" className="text-xl font-semibold text-white">
+        Past incidents (14 days)
+      </h2>
+      {incidents.length === 0 ? (
+        <p className="mt-4 rounded-2xl border border-white/10 bg-slate-900/60 px-5 py-4 text-slate-300">No incidents in the last 14 days.</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-white/10 rounded-2xl border border-white/10 bg-slate-900/60">
+          {incidents.map((incident) => (
+            <li key={incident.id} className="px-5 py-4">
+              <Link to={incidentPath(incident.id)} className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white">
+                {incident.title}
+              </Link>
+              <Affects products={incident.products} />
+              {incident.resolvedAt ? (
+                <p className="mt-1 text-xs text-slate-300">
+                  Resolved <LocalTime iso={incident.resolvedAt} /> · lasted {formatDuration(incident.startedAt, incident.resolvedAt)}
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
