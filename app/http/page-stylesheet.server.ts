@@ -7,7 +7,7 @@
  * css-tree parses the stylesheet once per process (classes, elements and `var()` reads from its syntax tree) and
  * locates every rule, selector and declaration in it, so a page's rules are copied from the stylesheet as written.
  * lightningcss, which built the stylesheet, locates only rules and prints declarations anew: `2147483647px` came back
- * as `2147480000px`, and prefixes and rules changed unless it was given the build's exact targets.
+ * as `2147480000px`, and it dropped or doubled prefixes and merged rules, depending on the targets it was given.
  */
 import type * as Css from "css-tree";
 import parse from "css-tree/parser";
