@@ -26,6 +26,7 @@ describe("what a selector needs from the page", () => {
     expect(selectorNeeds(".has-checked\\:x:has(input:checked)")).toEqual({ classes: ["has-checked:x"], elements: ["input"] });
     // A list inside needs only one of its selectors: none of them is required.
     expect(selectorNeeds(":is(.a,.b) p")).toEqual({ classes: [], elements: ["p"] });
+    expect(selectorNeeds(".a:has(>.b)")).toEqual({ classes: ["a", "b"], elements: [] });
   });
 });
 
@@ -72,6 +73,14 @@ describe("the page's own stylesheet", () => {
 
   it("keeps custom properties read by the page's inline styles", () => {
     expect(stylesheetForPage(css, page('<p style="color:var(--color-red)"></p>'))).toContain("--color-red:red");
+  });
+
+  it("copies rules as the stylesheet writes them, and a rule with nested rules whole", () => {
+    const written =
+      ".rounded-full{border-radius:2147483647px}.blur{-webkit-backdrop-filter:blur(8px);backdrop-filter:blur(8px)!important}.n{color:red;&:hover{color:var(--color-red)}}";
+    expect(stylesheetForPage(`:root{--color-red:red;--unused:1px}${written}.other{color:red}`, page('<p class="rounded-full blur n"></p>'))).toBe(
+      `:root{--color-red:red}${written}`,
+    );
   });
 
   it("reads classes as React escapes them", () => {

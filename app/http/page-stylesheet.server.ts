@@ -4,9 +4,15 @@
  * stylesheet follows after the first paint (`boot-after-paint.tsx`), before anything the client renders. A page's
  * HTML then fits the first round trip of a new connection (~14 KB compressed) instead of spilling into a second.
  *
- * The stylesheet is minified CSS from our own build (lightningcss), so a small parser suffices: blocks, selectors,
- * declarations, strings and escapes, no comments inside rules.
+ * css-tree parses the stylesheet once per process (classes, elements and `var()` reads from its syntax tree) and
+ * locates every rule, selector and declaration in it, so a page's rules are copied from the stylesheet as written.
+ * lightningcss, which built the stylesheet, locates only rules and prints declarations anew: `2147483647px` came back
+ * as `2147480000px`, and it dropped or doubled prefixes and merged rules, depending on the targets it was given.
  */
+import type * as Css from "css-tree";
+import parse from "css-tree/parser";
+import { ident } from "css-tree/utils";
+import walk from "css-tree/walker";
 import { STYLESHEET_ID, WHOLE_STYLESHEET_ATTRIBUTE } from "~/features/layout/inline-stylesheet";
 
 interface Declaration {
@@ -15,19 +21,21 @@ interface Declaration {
   text: string;
   /** Custom properties its value reads through `var()`. */
   reads: string[];
+  /** Identifiers in an `animation`, `animation-name` or custom property value: keyframes it may run. */
+  animationNames: string[];
 }
 
-type CssNode =
+type StylesheetNode =
   /** A style rule: kept when the classes and elements one of its selectors needs all occur in the page. */
   | { kind: "style"; selector: string; needs: SelectorNeeds[]; declarations: Declaration[] }
   /** `@media`, `@supports`, `@layer name` and container queries: kept when something inside is. */
-  | { kind: "group"; prelude: string; children: CssNode[] }
+  | { kind: "group"; prelude: string; children: StylesheetNode[] }
   /** Kept when a kept declaration names the animation. */
   | { kind: "keyframes"; name: string; text: string }
-  /** Statements (`@layer a,b;`) and anything else: always kept. */
+  /** Statements (`@layer a,b;`), comments and anything else: always kept. */
   | { kind: "other"; text: string };
 
-const parsed = new Map<string, CssNode[]>();
+const parsed = new Map<string, StylesheetNode[]>();
 
 /**
  * `html` with the inline stylesheet `css` (in `<style id="site-css">`) cut down to the rules the page uses, the tag
@@ -52,7 +60,7 @@ const OPENING_TAG = `<style id="${STYLESHEET_ID}"`;
 export function stylesheetForPage(css: string, html: string): string {
   let nodes = parsed.get(css);
   if (!nodes) {
-    nodes = parseBlockContents(css);
+    nodes = parseStylesheet(css);
     parsed.set(css, nodes);
   }
   const page = { classes: classesInHtml(html), elements: elementsInHtml(html) };
@@ -85,12 +93,17 @@ export function elementsInHtml(html: string): Set<string> {
   return elements;
 }
 
+/** Custom properties the page's inline styles read (React writes `style` values as they are given). */
+function inlineStyleReads(html: string): string[] {
+  return [...html.matchAll(/var\(\s*(--[\w-]+)/g)].map((m) => m[1] as string);
+}
+
 interface PageContents {
   classes: Set<string>;
   elements: Set<string>;
 }
 
-function keepUsedRules(node: CssNode, page: PageContents): CssNode | undefined {
+function keepUsedRules(node: StylesheetNode, page: PageContents): StylesheetNode | undefined {
   if (node.kind === "style") {
     const matches = (needs: SelectorNeeds) => needs.classes.every((name) => page.classes.has(name)) && needs.elements.every((name) => page.elements.has(name));
     return node.needs.some(matches) ? node : undefined;
@@ -103,14 +116,14 @@ function keepUsedRules(node: CssNode, page: PageContents): CssNode | undefined {
 }
 
 /** Custom properties read by the kept rules' own properties or the page's inline styles, and by those in turn. */
-function customPropertiesRead(nodes: CssNode[], html: string): Set<string> {
+function customPropertiesRead(nodes: StylesheetNode[], html: string): Set<string> {
   const declarations: Declaration[] = [];
-  const collect = (node: CssNode) => {
+  const collect = (node: StylesheetNode) => {
     if (node.kind === "style") declarations.push(...node.declarations);
     else if (node.kind === "group") node.children.forEach(collect);
   };
   nodes.forEach(collect);
-  const reads = new Set(varReads(html));
+  const reads = new Set(inlineStyleReads(html));
   const readBy = new Map<string, string[]>();
   for (const declaration of declarations) {
     if (declaration.customProperty === undefined) for (const name of declaration.reads) reads.add(name);
@@ -128,22 +141,19 @@ function customPropertiesRead(nodes: CssNode[], html: string): Set<string> {
   return reads;
 }
 
-/** Words in kept `animation` declarations and custom properties (Tailwind's `--animate-*` hold the names). */
-function animationsNamed(nodes: CssNode[], isKept: (d: Declaration) => boolean): Set<string> {
-  const words = new Set<string>();
-  const visit = (node: CssNode) => {
+/** Names in kept `animation` declarations and custom properties (Tailwind's `--animate-*` hold the names). */
+function animationsNamed(nodes: StylesheetNode[], isKept: (d: Declaration) => boolean): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: StylesheetNode) => {
     if (node.kind === "group") node.children.forEach(visit);
     if (node.kind !== "style") return;
-    for (const declaration of node.declarations) {
-      const value = /^\s*(?:animation|animation-name|--[\w-]+)\s*:(.*)$/s.exec(declaration.text);
-      if (value && isKept(declaration)) for (const word of (value[1] as string).split(/[\s,()]+/)) words.add(word);
-    }
+    for (const declaration of node.declarations) if (isKept(declaration)) for (const name of declaration.animationNames) names.add(name);
   };
   nodes.forEach(visit);
-  return words;
+  return names;
 }
 
-function serialize(node: CssNode, isKept: (d: Declaration) => boolean, animations: Set<string>): string {
+function serialize(node: StylesheetNode, isKept: (d: Declaration) => boolean, animations: Set<string>): string {
   if (node.kind === "other") return node.text;
   if (node.kind === "keyframes") return animations.has(node.name) ? node.text : "";
   if (node.kind === "group") {
@@ -156,105 +166,90 @@ function serialize(node: CssNode, isKept: (d: Declaration) => boolean, animation
 
 // ---- the stylesheet's side ----
 
-/** Index just past the quoted string starting at `at`. */
-function skipString(text: string, at: number): number {
-  const quote = text[at];
-  let i = at + 1;
-  while (i < text.length && text[i] !== quote) i += text[i] === "\\" ? 2 : 1;
-  return i + 1;
+function parseStylesheet(css: string): StylesheetNode[] {
+  const sheet = parse(css, { positions: true, parseCustomProperty: true });
+  return sheet.type === "StyleSheet" ? nodesIn(sheet.children, css) : [];
 }
 
-/** Index just past the bracket that closes the one at `at` (`(`, `[` or `{`), minding strings and escapes. */
-function skipBalanced(text: string, at: number): number {
-  const open = text[at] as string;
-  const close = { "(": ")", "[": "]", "{": "}" }[open];
-  let depth = 0;
-  let i = at;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === "\\") i += 2;
-    else if (c === '"' || c === "'") i = skipString(text, i);
-    else {
-      if (c === open) depth++;
-      else if (c === close && --depth === 0) return i + 1;
-      i++;
-    }
-  }
-  return i;
+/** The stylesheet's text of `node`, or from its start to the start of `until`. */
+function sourceOf(css: string, node: Css.CssNode, until?: Css.CssNode): string {
+  const { start, end } = node.loc as Css.CssLocation;
+  return css.slice(start.offset, until ? (until.loc as Css.CssLocation).start.offset : end.offset);
 }
 
-/** Index of the first of `stops` at or after `from` outside strings, brackets and escapes, or the text's length. */
-function indexOfTopLevel(text: string, from: number, stops: string): number {
-  let i = from;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === "\\") i += 2;
-    else if (c === '"' || c === "'") i = skipString(text, i);
-    else if (c === "(" || c === "[") i = skipBalanced(text, i);
-    else if (stops.includes(c)) return i;
-    else i++;
-  }
-  return text.length;
+function nodesIn(children: Css.List<Css.CssNode>, css: string): StylesheetNode[] {
+  return children.toArray().map((node) => {
+    if (node.type === "Rule") return styleRule(node, css);
+    if (node.type === "Atrule") return atRule(node, css);
+    // The only comments css-tree keeps are `/*! ... */` (the licence), which lightningcss puts on a line of its own.
+    if (node.type === "Comment") return { kind: "other", text: `${sourceOf(css, node)}\n` };
+    // Text css-tree could not parse stays as written.
+    return { kind: "other", text: sourceOf(css, node) };
+  });
 }
 
-/** Splits at `separator` outside strings, brackets and escapes. */
-function splitTopLevel(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    const end = indexOfTopLevel(text, start, separator);
-    parts.push(text.slice(start, end));
-    start = end + 1;
-  }
-  return parts;
+const GROUPING_AT_RULES = new Set(["media", "supports", "layer", "container", "scope", "starting-style"]);
+
+function atRule(rule: Css.Atrule, css: string): StylesheetNode {
+  const name = rule.name.toLowerCase();
+  if (rule.block && (name === "keyframes" || name === "-webkit-keyframes")) return { kind: "keyframes", name: keyframesName(rule), text: sourceOf(css, rule) };
+  if (rule.block && GROUPING_AT_RULES.has(name)) return { kind: "group", prelude: sourceOf(css, rule, rule.block), children: nodesIn(rule.block.children, css) };
+  return { kind: "other", text: sourceOf(css, rule) };
 }
 
-function parseBlockContents(text: string): CssNode[] {
-  const nodes: CssNode[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (text.startsWith("/*", i)) {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end < 0 ? text.length : end + 2;
-      nodes.push({ kind: "other", text: `${text.slice(i, stop)}\n` });
-      i = stop;
-      continue;
-    }
-    // The prelude runs to the first `{` or `;` outside strings and brackets.
-    const j = indexOfTopLevel(text, i, "{;");
-    const prelude = text.slice(i, j).trim();
-    if (j >= text.length || text[j] === ";") {
-      if (prelude) nodes.push({ kind: "other", text: `${prelude};` });
-      i = j + 1;
-      continue;
-    }
-    const end = skipBalanced(text, j);
-    const body = text.slice(j + 1, end - 1);
-    nodes.push(parseRule(prelude, body));
-    i = end;
-  }
-  return nodes;
+function keyframesName(rule: Css.Atrule): string {
+  const name = rule.prelude?.type === "AtrulePrelude" ? rule.prelude.children.first : null;
+  if (name?.type === "Identifier") return ident.decode(name.name);
+  return name?.type === "String" ? name.value : "";
 }
 
-function parseRule(prelude: string, body: string): CssNode {
-  if (prelude.startsWith("@")) {
-    const keyframes = /^@(?:-webkit-)?keyframes\s+(\S+)/.exec(prelude);
-    if (keyframes) return { kind: "keyframes", name: keyframes[1] as string, text: `${prelude}{${body}}` };
-    if (/^@(?:media|supports|layer|container|scope|starting-style)\b/.test(prelude)) return { kind: "group", prelude, children: parseBlockContents(body) };
-    return { kind: "other", text: `${prelude}{${body}}` };
-  }
-  // A style rule holding nested rules is kept or dropped whole, its declarations untouched.
-  const declarations = body.includes("{") ? [{ text: body, reads: varReads(body) }] : splitTopLevel(body, ";").filter((d) => d.trim()).map(parseDeclaration);
-  return { kind: "style", selector: prelude, needs: splitTopLevel(prelude, ",").map(selectorNeeds), declarations };
+function styleRule(rule: Css.Rule, css: string): StylesheetNode {
+  // A selector css-tree could not parse needs nothing: the rule stays on every page.
+  const needs = rule.prelude.type === "SelectorList" ? rule.prelude.children.toArray().map(needsOf) : [{ classes: [], elements: [] }];
+  const children = rule.block.children.toArray();
+  const declarations = children.every((child) => child.type === "Declaration")
+    ? children.map((child) => declaration(child, css))
+    : // A style rule holding nested rules is kept or dropped whole, its declarations untouched.
+      [{ text: sourceOf(css, rule.block).slice(1, -1), reads: varReads(rule.block), animationNames: animationNamesIn(rule.block) }];
+  return { kind: "style", selector: sourceOf(css, rule.prelude), needs, declarations };
 }
 
-function parseDeclaration(text: string): Declaration {
-  const custom = /^\s*(--[\w-]+)\s*:/.exec(text);
-  return { customProperty: custom?.[1], text, reads: varReads(text) };
+function declaration(node: Css.Declaration, css: string): Declaration {
+  const customProperty = node.property.startsWith("--") ? node.property : undefined;
+  return { customProperty, text: sourceOf(css, node), reads: varReads(node.value), animationNames: animationNamesIn(node) };
 }
 
-function varReads(text: string): string[] {
-  return [...text.matchAll(/var\(\s*(--[\w-]+)/g)].map((m) => m[1] as string);
+/** Custom properties read through `var()` anywhere in `node`. */
+function varReads(node: Css.CssNode): string[] {
+  const reads: string[] = [];
+  walk(node, {
+    visit: "Function",
+    enter(fn) {
+      const name = fn.children.first;
+      if (fn.name.toLowerCase() === "var" && name?.type === "Identifier") reads.push(name.name);
+    },
+  });
+  return reads;
+}
+
+const ANIMATION_PROPERTY = /^(?:-webkit-)?animation(?:-name)?$|^--/i;
+
+/** The identifiers in `animation`, `animation-name` and custom property values in `node`: keyframes names among them. */
+function animationNamesIn(node: Css.CssNode): string[] {
+  const names: string[] = [];
+  walk(node, {
+    visit: "Declaration",
+    enter(declaration) {
+      if (!ANIMATION_PROPERTY.test(declaration.property)) return;
+      walk(declaration.value, {
+        visit: "Identifier",
+        enter: (identifier) => {
+          names.push(ident.decode(identifier.name));
+        },
+      });
+    },
+  });
+  return names;
 }
 
 /** What the page must hold for a selector to match anything in it. */
@@ -264,78 +259,43 @@ export interface SelectorNeeds {
   elements: string[];
 }
 
+/**
+ * The classes and elements a page must contain for `selector` to match (see `addNeeds`). A list (`a,b`) matches with
+ * any one of its selectors, so it needs none of them in particular.
+ */
+export function selectorNeeds(selector: string): SelectorNeeds {
+  const list = parse(selector, { context: "selectorList" });
+  const only = list.type === "SelectorList" && list.children.size === 1 ? list.children.first : null;
+  return only ? needsOf(only) : { classes: [], elements: [] };
+}
+
+/** What one selector of a parsed list needs. */
+function needsOf(selector: Css.CssNode): SelectorNeeds {
+  const needs: SelectorNeeds = { classes: [], elements: [] };
+  if (selector.type === "Selector") addNeeds(selector, needs);
+  return needs;
+}
+
 // Functional pseudo-classes whose argument is a selector the element (or its relatives) must match.
 const SELECTOR_ARGUMENT = new Set(["is", "where", "has"]);
 
 /**
- * The classes and elements a page must contain for `selector` to match: every `.class` and type selector outside
- * attribute selectors, `:not(...)` (which never requires its argument) and the arguments of pseudo-classes such
- * as `:nth-child(...)`, which are not selectors.
+ * Adds to `needs` every class and type selector of `selector`, escapes decoded, and those of a single selector inside
+ * `:is()`, `:where()` and `:has()`; not attribute selectors, `:not(...)` (which never requires its argument) or the
+ * arguments of other pseudo-classes such as `:nth-child(...)`.
  */
-export function selectorNeeds(selector: string): SelectorNeeds {
-  const needs: SelectorNeeds = { classes: [], elements: [] };
-  // A type selector can only start a compound: at the start, after a combinator, a comma or `:is(`.
-  let compoundStart = true;
-  let i = 0;
-  while (i < selector.length) {
-    const c = selector[i] as string;
-    if (c === "\\" || /[\w-]/.test(c) || c.charCodeAt(0) >= 0x80) {
-      const [name, next] = readIdentifier(selector, i);
-      if (compoundStart && name) needs.elements.push(name.toLowerCase());
-      compoundStart = false;
-      i = next;
-    } else if (c === "." || c === "#") {
-      const [name, next] = readIdentifier(selector, i + 1);
-      if (c === "." && name) needs.classes.push(name);
-      compoundStart = false;
-      i = next;
-    } else if (c === "[") {
-      i = skipBalanced(selector, i);
-      compoundStart = false;
-    } else if (c === ":") {
-      const nameStart = selector[i + 1] === ":" ? i + 2 : i + 1;
-      const [name, next] = readIdentifier(selector, nameStart);
-      compoundStart = false;
-      i = next;
-      if (selector[i] === "(") {
-        const end = skipBalanced(selector, i);
-        // A selector list matches with any one of its selectors, so it requires none of them in particular.
-        const single = splitTopLevel(selector.slice(i + 1, end - 1), ",").length === 1;
-        if (SELECTOR_ARGUMENT.has(name.toLowerCase()) && single) {
-          compoundStart = true;
-          i++;
-        } else i = end;
-      }
-    } else if (c === '"' || c === "'") {
-      i = skipString(selector, i);
-    } else {
-      // Whitespace, combinators and commas end a compound; `*` is one that needs nothing, and `)` ends an argument.
-      compoundStart = c !== "*" && c !== ")";
-      i++;
+function addNeeds(selector: Css.Selector, needs: SelectorNeeds): void {
+  for (const node of selector.children) {
+    if (node.type === "ClassSelector") needs.classes.push(ident.decode(node.name));
+    else if (node.type === "TypeSelector") {
+      // `*` needs nothing; a namespace prefix (`svg|a`) is not part of the element's name in HTML.
+      const name = node.name.slice(node.name.lastIndexOf("|") + 1);
+      if (name !== "*") needs.elements.push(ident.decode(name).toLowerCase());
+    } else if (node.type === "PseudoClassSelector" && SELECTOR_ARGUMENT.has(node.name.toLowerCase())) {
+      const list = node.children?.first;
+      // A selector list matches with any one of its selectors, so it requires none of them in particular.
+      const only = list?.type === "SelectorList" && list.children.size === 1 ? list.children.first : null;
+      if (only?.type === "Selector") addNeeds(only, needs);
     }
   }
-  return needs;
-}
-
-/** A CSS identifier starting at `at`, its escapes resolved, and the index after it. */
-function readIdentifier(text: string, at: number): [string, number] {
-  let name = "";
-  let i = at;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === "\\") {
-      const hex = /^[0-9a-fA-F]{1,6} ?/.exec(text.slice(i + 1, i + 8));
-      if (hex) {
-        name += String.fromCodePoint(Number.parseInt(hex[0].trim(), 16));
-        i += 1 + hex[0].length;
-      } else {
-        name += text[i + 1] ?? "";
-        i += 2;
-      }
-    } else if (/[\w-]/.test(c) || c.charCodeAt(0) >= 0x80) {
-      name += c;
-      i++;
-    } else break;
-  }
-  return [name, i];
 }
