@@ -5,6 +5,7 @@ import { legacyAliasRedirects } from "~/features/catalog/legacy-aliases.server";
 import { catalogueProblem, catalogueVersion, getCatalogue, startCatalogueSync } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
+import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
 import { createApiRouter } from "./api.server";
@@ -43,6 +44,8 @@ export async function boot(): Promise<Env> {
   if (stopCatalogueSync) onShutdown(stopCatalogueSync);
   onShutdown(startReviewsRefresher());
   onShutdown(startSupportDelivery());
+  const stopStatusMonitor = startStatusMonitor();
+  if (stopStatusMonitor) onShutdown(stopStatusMonitor);
   return env;
 }
 

@@ -85,6 +85,10 @@ export const envSchema = z.object({
   /** `content`: products from content/products.json (the demo); `sellauth`: the connected shop's, content overlaid. */
   CATALOG_SOURCE: z.enum(["content", "sellauth"], { message: "expected content or sellauth" }).default("content"),
   CATALOG_REFRESH_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).int().min(10, { message: "expected at least 10 seconds" }).default(300),
+  /** The shortest probe interval content/status.json may ask for (30 s; tests lower it to run in seconds). */
+  STATUS_PROBE_MIN_INTERVAL_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive({ message: "expected more than 0 seconds" }).default(30),
+  /** A product's status alerts to the support channel are at least this far apart (a flapping probe never floods it). */
+  STATUS_ALERT_GAP_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).min(0, { message: "expected 0 or more seconds" }).default(600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 })
   .refine((env) => env.CATALOG_SOURCE !== "sellauth" || env.SHOP_API_KEY !== undefined, { message: "sellauth reads the shop's catalogue with its API: set SHOP_API_KEY too", path: ["CATALOG_SOURCE"] })

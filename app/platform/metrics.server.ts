@@ -103,3 +103,25 @@ export const catalogueAgeSeconds = new Gauge({
     if (catalogueSyncedAtMs !== undefined) this.set((Date.now() - catalogueSyncedAtMs) / 1000);
   },
 });
+
+export const statusProbeChecks = new Counter({
+  name: "kestrel_status_probe_checks_total",
+  help: "Probe checks of a product's URL by the probing instance, by product and outcome (ok, failed)",
+  labelNames: ["product", "outcome"] as const,
+  registers: [metricsRegistry],
+});
+
+export const statusProbeSeconds = new Histogram({
+  name: "kestrel_status_probe_duration_seconds",
+  help: "Time a probe check took until its answer (or its timeout), by product",
+  labelNames: ["product"] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [metricsRegistry],
+});
+
+export const statusProductStatus = new Gauge({
+  name: "kestrel_status_product_status",
+  help: "Each product's current status on /status: 1 for the status it is in, 0 for the others",
+  labelNames: ["product", "status"] as const,
+  registers: [metricsRegistry],
+});

@@ -7,10 +7,12 @@ import {
   type IncidentSummary,
   type IncidentUpdate,
   type StatusEntry,
+  KNOWN_STATUSES,
   type StatusSnapshot,
   toDisplayStatus,
   toIncidentStatus,
 } from "./status";
+import { statusProductStatus } from "~/platform/metrics.server";
 import type { DemoHistory } from "./status.content";
 import { averageFraction, dailyRecords, formatUptime, HISTORY_DAYS, type StatusChange, uptimeFraction } from "./uptime";
 
@@ -233,6 +235,7 @@ export async function loadStatusSnapshot(db: Db, stats: { activeUsers: string; l
       notes,
     };
   });
+  for (const entry of entries) for (const status of [...KNOWN_STATUSES, "unknown"] as const) statusProductStatus.set({ product: entry.name, status }, entry.status === status ? 1 : 0);
   const recentSince = now.getTime() - RECENT_INCIDENT_DAYS * DAY_MS;
   return {
     entries,

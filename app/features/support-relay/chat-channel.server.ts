@@ -2,6 +2,9 @@
 import type { RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
 import { retryAfterHeaderMs } from "~/platform/retry-after";
 
+/** The outbox category of a probe's status alert: it travels like a visitor's request but reads as an alert. */
+export const STATUS_ALERT_CATEGORY = "Status Alert";
+
 export interface ChannelSupportRequest {
   id: string;
   category: string;
@@ -191,8 +194,35 @@ export function embedTextLength(message: ChatChannelMessage): number {
   );
 }
 
+export const STATUS_ALERT_COLORS = { outage: 0xf43f5e, operational: 0x10b981 } as const;
+
+/**
+ * A status alert (a probe's transition): the first answer is the headline ("Kestrel Vault is down"), the others the
+ * probe's findings and the incident's link. Our own text, but escaped like any answer.
+ */
+function buildStatusAlertMessage(request: ChannelSupportRequest): ChatChannelMessage {
+  const [headline = "Status change", ...details] = request.answers;
+  const title = truncateSafely(escapeMarkdown(headline), CHANNEL_LIMITS.title);
+  const footer = truncateSafely(`Alert ID: ${request.id}`, CHANNEL_LIMITS.footer);
+  const [description] = buildDescriptions(request.questions.slice(1), details, CHANNEL_LIMITS.description - 1);
+  return {
+    content: truncateSafely(`Status alert: ${escapeMarkdown(headline)}`, CHANNEL_LIMITS.content),
+    embeds: [
+      {
+        title,
+        ...(description ? { description } : {}),
+        color: /\bis down\b|outage/i.test(headline) ? STATUS_ALERT_COLORS.outage : STATUS_ALERT_COLORS.operational,
+        timestamp: new Date(request.createdAt).toISOString(),
+        footer: { text: footer },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
 /** One embed for a usual request; a long one continues in further embeds (title on the first, footer on the last). */
 export function buildChatChannelMessage(request: ChannelSupportRequest): ChatChannelMessage {
+  if (request.category === STATUS_ALERT_CATEGORY) return buildStatusAlertMessage(request);
   const category = escapeMarkdown(request.category);
   const title = truncateSafely(`Support Request - ${category}`, CHANNEL_LIMITS.title);
   const footer = truncateSafely(`Request ID: ${request.id}`, CHANNEL_LIMITS.footer);

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SUPPORT_CATEGORIES, SUPPORT_QUESTIONS, supportRequestSchema } from "~/features/support-chat/support-chat";
 import { discordPayloadProblems } from "../../../tests/fakes/chat-webhook-receiver";
+import { STATUS_ALERT_FIELDS } from "./support-outbox.server";
 import {
   buildChatChannelMessage,
   type ChatChannelMessage,
@@ -10,6 +11,8 @@ import {
   markHiddenCharacters,
   renderAnswer,
   retryAfterMs,
+  STATUS_ALERT_CATEGORY,
+  STATUS_ALERT_COLORS,
   truncateSafely,
 } from "./chat-channel.server";
 
@@ -206,5 +209,31 @@ describe("rate-limit wait", () => {
     expect(retryAfterMs({}, "5")).toBe(5000);
     expect(retryAfterMs(null, new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(retryAfterMs(null, null)).toBeUndefined();
+  });
+});
+
+describe("status alert message", () => {
+  const alert = (headline: string) =>
+    buildChatChannelMessage({
+      id: "8c0e7d7e-0000-4000-8000-000000000001",
+      category: STATUS_ALERT_CATEGORY,
+      questions: STATUS_ALERT_FIELDS,
+      answers: [headline, "3 checks in a row failed; last: HTTP 503, expected 200.", "https://shop.example/status/incidents/7"],
+      createdAt: "2026-11-24T10:03:00.000Z",
+    });
+
+  it("reads as an alert: the headline as title, the probe's findings and the incident's link", () => {
+    const message = alert("Kestrel Vault is down");
+    expect(message.content).toBe("Status alert: Kestrel Vault is down");
+    expect(message.embeds?.[0]).toMatchObject({ title: "Kestrel Vault is down", color: STATUS_ALERT_COLORS.outage, footer: { text: "Alert ID: 8c0e7d7e-0000-4000-8000-000000000001" } });
+    expect(message.embeds?.[0]?.description).toBe(
+      "**What the probe saw**\n3 checks in a row failed; last: HTTP 503, expected 200.\n\n**Incident**\nhttps://shop.example/status/incidents/7",
+    );
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+    expect(discordPayloadProblems(message)).toEqual([]);
+  });
+
+  it("is green when the product is back", () => {
+    expect(alert("Kestrel Vault is back up").embeds?.[0]?.color).toBe(STATUS_ALERT_COLORS.operational);
   });
 });

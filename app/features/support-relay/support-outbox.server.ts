@@ -5,14 +5,19 @@ import type { DbDialect } from "../../../db/client";
 import type { Database, SupportRequestsTable } from "../../../db/schema";
 import { SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
 import { supportOutboxDepth } from "~/platform/metrics.server";
+import { STATUS_ALERT_CATEGORY } from "./chat-channel.server";
 
 export type SupportRequestRow = Selectable<SupportRequestsTable>;
+
+/** Status changes a probe made travel through the same outbox as visitors' requests (docs/status.md). */
+export const STATUS_ALERT_FIELDS = ["What changed", "What the probe saw", "Incident"] as const;
+export type OutboxCategory = SupportCategory | typeof STATUS_ALERT_CATEGORY;
 export type DeliveryStatus = SupportRequestsTable["delivery_status"];
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "delivered", "failed", "no_channel"];
 
 export interface SupportRequest {
   id: string;
-  category: SupportCategory;
+  category: OutboxCategory;
   questions: readonly string[];
   answers: string[];
   createdAt: string;
@@ -26,7 +31,7 @@ export interface SupportRequest {
 }
 
 export function toSupportRequest(row: SupportRequestRow): SupportRequest {
-  const category = row.category as SupportCategory;
+  const category = row.category as OutboxCategory;
   let answers: string[] = [];
   try {
     const parsed: unknown = JSON.parse(row.answers);
@@ -35,7 +40,7 @@ export function toSupportRequest(row: SupportRequestRow): SupportRequest {
   return {
     id: row.id,
     category,
-    questions: SUPPORT_QUESTIONS[category] ?? [],
+    questions: category === STATUS_ALERT_CATEGORY ? STATUS_ALERT_FIELDS : (SUPPORT_QUESTIONS[category] ?? []),
     answers,
     createdAt: row.created_at,
     deliveryStatus: row.delivery_status,
@@ -51,7 +56,7 @@ export function toSupportRequest(row: SupportRequestRow): SupportRequest {
 /** Stores an accepted request; with no chat channel configured it waits as `no_channel` for an operator's retry. */
 export async function insertSupportRequest(
   db: Kysely<Database>,
-  input: { category: SupportCategory; answers: string[] },
+  input: { category: OutboxCategory; answers: string[] },
   options: { channelConfigured: boolean; now?: Date },
 ): Promise<SupportRequest> {
   const now = (options.now ?? new Date()).toISOString();

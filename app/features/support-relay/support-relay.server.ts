@@ -9,6 +9,7 @@ import { getRedis } from "~/platform/redis.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database } from "../../../db/schema";
 import { type ChannelPauseStore, databaseChannelPauses, redisChannelPauses, rememberingChannelPauses } from "./channel-pauses.server";
+import { STATUS_ALERT_CATEGORY } from "./chat-channel.server";
 import { type DeliveryPass, type DeliveryWorker, deliverDueSupportRequests, startDeliveryWorker } from "./delivery-worker.server";
 import { insertSupportRequest, requeueSupportRequests } from "./support-outbox.server";
 
@@ -21,6 +22,17 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
   if (!channelConfigured) supportDeliveryAttempts.inc({ outcome: "no_channel" });
   worker?.kick();
   return request;
+}
+
+/**
+ * Queues a status alert (a probe's transition) for the support channel, with the same guarantees as a visitor's
+ * request: stored first, delivered at least once, paused by the channel's 429.
+ */
+export async function queueStatusAlert(db: Kysely<Database>, answers: [headline: string, seen: string, incident: string]) {
+  const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined;
+  const alert = await insertSupportRequest(db, { category: STATUS_ALERT_CATEGORY, answers }, { channelConfigured });
+  worker?.kick();
+  return alert;
 }
 
 /** Where a 429's pause is shared between instances: Redis when configured, else the database. */
