@@ -231,13 +231,14 @@ test.describe("status", () => {
     await page.goto("/status");
     const card = (label: string) => page.getByRole("definition").filter({ has: page.locator(`xpath=preceding-sibling::dt[normalize-space()="${label}"]`) });
     await expect(card("Products")).toHaveText("5");
-    await expect(card("Average Uptime")).toHaveText("99.7%");
+    // Computed from the demo history (content/status-history.demo.json), not typed.
+    await expect(card("Average Uptime")).toHaveText("99.66%");
     await expect(card("Active Users")).toHaveText("2700+");
     await expect(card("License Servers")).toHaveText("ONLINE");
     const rows = page.getByRole("table").getByRole("row");
     await expect(rows).toHaveCount(6);
     await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText("operational");
-    await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText("99.9%");
+    await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText("99.90%");
     const legend = page.getByRole("region", { name: "Legend" });
     for (const label of ["Operational", "Maintenance", "Outage", "Unknown"]) await expect(legend.getByText(label, { exact: true })).toBeVisible();
   });
@@ -272,9 +273,11 @@ test.describe("status", () => {
     expect(response.status()).toBe(200);
     expect(response.headers()["cache-control"]).toBe("public, max-age=30");
     const body = await response.json();
-    expect(body.summary).toEqual({ products: 5, averageUptime: "99.7", activeUsers: "2700+", licenseServers: "ONLINE" });
+    expect(body.summary).toEqual({ products: 5, averageUptime: "99.66", activeUsers: "2700+", licenseServers: "ONLINE" });
     expect(body.entries).toHaveLength(5);
+    expect(body.entries[0]).toMatchObject({ name: "Kestrel Vault", status: "operational", uptime: "99.90", days: expect.stringMatching(/^[omx-]{90}$/) });
     expect(body.incidents).toEqual([]);
+    expect(body.recentIncidents).toHaveLength(3);
   });
 });
 

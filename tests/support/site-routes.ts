@@ -11,6 +11,8 @@ export function allPagePaths(): string[] {
     "/products",
     ...products.map((p) => `/product/${p.id}`),
     "/status",
+    // The demo history's first incident (content/status-history.demo.json), and the feed's HTML neighbour.
+    "/status/incidents/1",
     "/reviews",
     "/reseller",
     "/faq",
