@@ -33,8 +33,22 @@ async function fillShopData(db: Kysely<Database>) {
   await db
     .insertInto("incidents")
     .values([
-      { id: 2, title: "Licence server slow", body: "Investigating.\nLine two \"quoted\" \u2028 and 💥", started_at: "2026-02-01T00:00:00.000Z", resolved_at: "2026-02-01T01:30:00.000Z" },
-      { id: 9, title: "Outage", body: "", started_at: "2026-03-01T10:00:00.000Z", resolved_at: null },
+      { id: 2, title: "Licence server slow", body: "Investigating.\nLine two \"quoted\" \u2028 and 💥", started_at: "2026-02-01T00:00:00.000Z", resolved_at: "2026-02-01T01:30:00.000Z", status: "resolved", products: "[]", opened_by: "operator" },
+      { id: 9, title: "Outage", body: "", started_at: "2026-03-01T10:00:00.000Z", resolved_at: null, status: "identified", products: '["Kestrel Vault"]', opened_by: "probe" },
+    ])
+    .execute();
+  await db
+    .insertInto("status_changes")
+    .values([
+      { id: 4, name: "Kestrel Vault", status: "operational", changed_at: "2026-01-01T00:00:00.000Z", source: "import" },
+      { id: 11, name: "Kestrel Studio ✦", status: "outage", changed_at: "2026-01-02T03:04:06.000Z", source: "probe" },
+    ])
+    .execute();
+  await db
+    .insertInto("incident_updates")
+    .values([
+      { id: 5, incident_id: 2, status: "resolved", body: "Fixed 💥", created_at: "2026-02-01T01:30:00.000Z" },
+      { id: 8, incident_id: 9, status: "identified", body: "", created_at: "2026-03-01T10:05:00.000Z" },
     ])
     .execute();
   await db
@@ -154,9 +168,18 @@ describe("db export / import", () => {
     await fillShopData(source.handle.db);
 
     const exported = await exportLines(source.handle.db);
-    expect(exported).toHaveLength(12);
+    expect(exported).toHaveLength(16);
     expect(JSON.parse(exported[0] ?? "")).toEqual({ table: "status_entries", row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }) });
-    expect(await importShopData(middle.handle, exported)).toEqual({ status_entries: 2, incidents: 2, orders: 2, shop_notifications: 2, support_requests: 2, reviews_cache: 2 });
+    expect(await importShopData(middle.handle, exported)).toEqual({
+      status_entries: 2,
+      status_changes: 2,
+      incidents: 2,
+      incident_updates: 2,
+      orders: 2,
+      shop_notifications: 2,
+      support_requests: 2,
+      reviews_cache: 2,
+    });
     await importShopData(back.handle, await exportLines(middle.handle.db));
 
     const original = await readAllRows(source.handle.db);
@@ -188,7 +211,7 @@ describe("db export / import", () => {
   });
 
   it.each([
-    ['{"table":"users","row":{}}', "line 2: table: expected one of status_entries, incidents, orders"],
+    ['{"table":"users","row":{}}', "line 2: table: expected one of status_entries, status_changes, incidents, incident_updates, orders"],
     ['{"table":"incidents","row":{"id":1,"colour":"red"}}', "line 2: incidents has no column colour"],
     ["not json", "line 2: not JSON"],
     ['{"table":"incidents","row":{"id":1,"title":["x"]}}', "line 2: row.title: expected a string, a number or null"],
@@ -216,13 +239,13 @@ describe("db export / import", () => {
     const env = { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", NODE_NO_WARNINGS: "1" };
     const exported = spawnSync("npm", ["run", "cli", "--", "db", "export"], { cwd: root, env: { ...env, DATA_DIR: source.dataDir }, encoding: "utf8" });
     expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain("Exported 12 rows from SQLite.");
+    expect(exported.stderr).toContain("Exported 16 rows from SQLite.");
     const file = path.join(makeDataDir(), "shop.jsonl");
     fs.writeFileSync(file, exported.stdout);
 
     const imported = spawnSync("npm", ["run", "cli", "--", "db", "import"], { cwd: root, env: { ...env, DATA_DIR: target.dataDir }, input: fs.readFileSync(file), encoding: "utf8" });
     expect(imported.status, imported.stderr).toBe(0);
-    expect(imported.stdout).toContain("Imported 12 rows (status_entries 2, incidents 2, orders 2, shop_notifications 2, support_requests 2, reviews_cache 2).");
+    expect(imported.stdout).toContain("Imported 16 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, reviews_cache 2).");
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });
 });

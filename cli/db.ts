@@ -15,8 +15,8 @@ export const DB_USAGE = `Usage:
   npm run cli -- db backup <file>
 
 Moves a shop's data between databases (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) as JSON Lines, one row
-per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows, incidents and
-the reviews cache are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
+per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows and their
+recorded history, incidents with their updates and the reviews cache are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
 catalogue) is not.
 "import" keeps ids and runs in one transaction into an empty database; --replace deletes what the target holds first.
 "backup" writes an online copy of the SQLite database (VACUUM INTO); on PostgreSQL use pg_dump.`;
@@ -24,7 +24,10 @@ catalogue) is not.
 /** Tables that hold a shop's data, each with the key its rows are exported in order of. */
 export const SHOP_DATA_TABLES = {
   status_entries: "id",
+  status_changes: "id",
   incidents: "id",
+  // After incidents: each update names its incident.
+  incident_updates: "id",
   orders: "id",
   shop_notifications: "idempotency_key",
   support_requests: "id",
@@ -33,9 +36,9 @@ export const SHOP_DATA_TABLES = {
 
 /**
  * Tables of short-lived state a running shop rebuilds (spent captchas, chat channel pauses, the shop catalogue it
- * syncs again at boot, pending resyncs, leases): never moved.
+ * syncs again at boot, pending resyncs, leases, what the probes saw lately): never moved.
  */
-export const TRANSIENT_TABLES: readonly string[] = ["captcha_used", "channel_pauses", "catalogue_snapshots", "catalogue_sync_requests", "leases"];
+export const TRANSIENT_TABLES: readonly string[] = ["captcha_used", "channel_pauses", "catalogue_snapshots", "catalogue_sync_requests", "leases", "status_probes"];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;
 const tableNames = Object.keys(SHOP_DATA_TABLES) as ShopDataTable[];

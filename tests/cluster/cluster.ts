@@ -65,6 +65,11 @@ export class Cluster {
     });
   }
 
+  /** The process id of instance i (while it runs). */
+  pid(i: number): number | undefined {
+    return this.servers[i]?.process.pid;
+  }
+
   /** SIGKILL, as a crash or the OOM killer would. */
   async kill(i: number): Promise<void> {
     await this.servers[i]?.kill();

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -15,6 +16,7 @@ import { postgresRestart } from "./postgres-restart";
 import { startShopEmulator } from "../fakes/shop-emulator";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
 import { shopCatalogue } from "./shop-catalogue";
+import { PROBE_INTERVAL_SECONDS, startProbeTargetRecorder, statusProbes } from "./status-probes";
 import { supportLoad } from "./support-load";
 import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from "./throwaway-postgres";
 
@@ -130,6 +132,30 @@ async function main(): Promise<number> {
   await scenario("e", () => shopCatalogue({ cluster: clusterE, balancer: nginxE.url, shop, secret: secrets.shopWebhookSecret, checks }));
   if (checks.failures.length > beforeE) console.log(clusterE.logs());
   await cleanUp(catalogueSet);
+
+  // f: a fourth set with a probe on one product (content/ copied with the probe added), on a database of its own.
+  const probeSet = cleanups.length;
+  const probeDb = await createRunDatabase();
+  const target = await startProbeTargetRecorder();
+  cleanups.push(() => target.close());
+  const probeContent = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-cluster-content-"));
+  cleanups.push(() => fs.rmSync(probeContent, { recursive: true, force: true }));
+  fs.cpSync(path.join(ROOT, "content"), probeContent, { recursive: true });
+  const statusRows = JSON.parse(fs.readFileSync(path.join(probeContent, "status.json"), "utf8")) as Array<Record<string, unknown>>;
+  statusRows[0] = { ...statusRows[0], probe: { url: target.url, expectStatus: 200, intervalSeconds: PROBE_INTERVAL_SECONDS, timeoutSeconds: 1 } };
+  fs.writeFileSync(path.join(probeContent, "status.json"), JSON.stringify(statusRows));
+  const receiverF = await startChatWebhookReceiver();
+  cleanups.push(() => receiverF.close());
+  const probeEnv = { CONTENT_DIR: probeContent, STATUS_PROBE_MIN_INTERVAL_SECONDS: "1" };
+  const clusterF = await Cluster.start({ size: INSTANCES, databaseUrl: probeDb.url, redisUrl: REDIS_URL, webhookUrl: receiverF.url, ...secrets, env: probeEnv });
+  cleanups.push(() => clusterF.stop());
+  const dbF = new pg.Client({ connectionString: probeDb.url });
+  await dbF.connect();
+  cleanups.push(() => dbF.end());
+  const beforeF = checks.failures.length;
+  await scenario("f", () => statusProbes({ cluster: clusterF, target, db: dbF, checks }));
+  if (checks.failures.length > beforeF) console.log(clusterF.logs());
+  await cleanUp(probeSet);
 
   // d: a second set of instances on a throwaway PostgreSQL that is stopped and started.
   const secondSet = cleanups.length;

@@ -1,4 +1,5 @@
 // The running app's probes: started at boot when content/status.json names any, alerts queued in the support outbox.
+import os from "node:os";
 import { ContentError } from "~/features/content/content";
 import { getContent } from "~/features/content/content.server";
 import { queueStatusAlert } from "~/features/support-relay/support-relay.server";
@@ -26,6 +27,8 @@ export function startStatusMonitor(): (() => Promise<void>) | undefined {
   logger.info({ products: targets.map((t) => t.name) }, "status probes: this instance takes part in probing (one lease holder at a time)");
   return startStatusProbes({
     db,
+    // Host and process: an operator (or the cluster test) reading the lease sees which instance probes.
+    instanceId: `${os.hostname()}:${process.pid}`,
     targets,
     publicUrl: env.PUBLIC_URL.replace(/\/$/, ""),
     alertGapMs: env.STATUS_ALERT_GAP_SECONDS * 1000,

@@ -195,12 +195,14 @@ export function startStatusProbes(options: ProbeOptions): () => Promise<void> {
   let ticking: Promise<void> = Promise.resolve();
 
   async function runCheck(target: ProbeTarget) {
+    // A check counts from when it started, so checks are an interval apart however long each one takes.
+    const startedAt = now();
     const result = await check(target, stopping.signal);
     if (stopping.signal.aborted) return;
     statusProbeChecks.inc({ product: target.name, outcome: result.ok ? "ok" : "failed" });
     statusProbeSeconds.observe({ product: target.name }, result.latencyMs / 1000);
     options.onResult?.(target, result);
-    await recordProbeResult(options, target, result, now());
+    await recordProbeResult(options, target, result, startedAt);
   }
 
   async function tick() {
