@@ -107,6 +107,7 @@ test.describe("a product's probe", () => {
   });
 
   test("a product in maintenance is not probed into an outage", async ({ page }) => {
+    const told = channel.delivered().length;
     const cli = await import("node:child_process");
     const run = cli.spawnSync(path.join(root, "node_modules/.bin/tsx"), ["cli/index.ts", "status", "set", "vault", "maintenance"], {
       cwd: root,
@@ -118,7 +119,7 @@ test.describe("a product's probe", () => {
     await new Promise((resolve) => setTimeout(resolve, (4 * INTERVAL_SECONDS + 1) * 1000));
     await page.goto(`${app.url}/status`);
     await expect(vaultRow(page)).toContainText("maintenance");
-    expect(channel.delivered()).toHaveLength(2);
+    expect(channel.delivered()).toHaveLength(told);
     target.set("up");
   });
 });
