@@ -63,8 +63,8 @@ function moveFocus(event: KeyboardEvent<HTMLOListElement>) {
 
 /**
  * One product's 90 daily bars. Each bar's text is its tooltip and what a screen reader reads. The bars are one
- * string of markup, not 1,350 nodes for React to hydrate: Lighthouse's blocking time on /status went from 122 to 47 ms
- * (medians, docs/performance.md).
+ * string of markup, not 1,350 nodes for React to hydrate: hydrating them doubled the page's blocking time
+ * (docs/performance.md, "The status page that measures").
  */
 export function UptimeBars({ entry, historyStart, incidentTitles }: { entry: StatusEntry; historyStart: string; incidentTitles: Record<string, string> }) {
   const html = useMemo(() => barsHtml(entry, historyStart, incidentTitles), [entry, historyStart, incidentTitles]);
