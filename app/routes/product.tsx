@@ -5,7 +5,7 @@ import { maxQuantityOf, onlySelectionChanged, parseProductId, productTiles } fro
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
-import { CheckIcon } from "~/features/catalog/product-card";
+import { FeatureCheckIcon } from "~/features/catalog/product-card";
 import { ProductBadges } from "~/features/catalog/product-badges";
 import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
@@ -142,7 +142,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
                 {product.features.map((feature) => (
                   <li key={feature} className="flex gap-2">
-                    <CheckIcon />
+                    <FeatureCheckIcon />
                     {feature}
                   </li>
                 ))}
