@@ -1,5 +1,6 @@
 import "~/lib/zod-without-eval";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError, useRouteLoaderData } from "react-router";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteLoaderData } from "react-router";
+import { ErrorCard, errorStatusOf, GeneralErrorBoundary, type StatusHandler } from "~/components/general-error-boundary";
 import { getContent } from "~/features/content/content.server";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
@@ -22,7 +23,7 @@ export function loader() {
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
 export const meta: Route.MetaFunction = ({ error }) => {
   if (!error) return [];
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const status = errorStatusOf(error);
   const title = status === 404 ? "Page not found" : status === 503 ? "Back in a moment" : "Unexpected error";
   return [{ title: `${title} | Kestrel Software` }, { name: "robots", content: "noindex" }];
 };
@@ -101,32 +102,41 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const data = useRouteLoaderData<typeof loader>("root");
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  // 503: the database is briefly out of reach; the shop says so instead of reporting a fault.
-  const unavailable = isRouteErrorResponse(error) && error.status === 503;
-  const body = unavailable ? (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-4xl font-bold">Back in a moment</h1>
-      <p className="mt-4 text-slate-300">This page is briefly unavailable while we reconnect. Please try again in a minute.</p>
-      <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">Return to Home</Link>
-    </div>
-  ) : notFound ? (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-4xl font-bold">Oops! Page not found</h1>
-      <p className="mt-4 text-slate-300">The page you are looking for does not exist or has moved.</p>
-      <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">Return to Home</Link>
-    </div>
-  ) : (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-4xl font-bold">Unexpected Application Error!</h1>
-      <p className="mt-4 text-slate-300">Something went wrong on our side. Please try again in a moment.</p>
-      {import.meta.env.DEV && error instanceof Error ? <pre className="mt-6 overflow-auto text-left text-xs">{error.stack}</pre> : null}
-      <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">Return to Home</Link>
-    </div>
+/** Every way out of a root error page: back to the home page. */
+function ReturnHomeLink() {
+  return (
+    <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">
+      Return to Home
+    </Link>
   );
+}
+
+const rootStatusHandlers = {
+  // 503: the database is briefly out of reach; the shop says so instead of reporting a fault.
+  503: () => (
+    <ErrorCard title="Back in a moment" message="This page is briefly unavailable while we reconnect. Please try again in a minute.">
+      <ReturnHomeLink />
+    </ErrorCard>
+  ),
+  404: () => (
+    <ErrorCard title="Oops! Page not found" message="The page you are looking for does not exist or has moved.">
+      <ReturnHomeLink />
+    </ErrorCard>
+  ),
+} satisfies Record<number, StatusHandler>;
+
+function unexpectedError(error: unknown) {
+  return (
+    <ErrorCard title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment.">
+      {import.meta.env.DEV && error instanceof Error ? <pre className="mt-6 overflow-auto text-left text-xs">{error.stack}</pre> : null}
+      <ReturnHomeLink />
+    </ErrorCard>
+  );
+}
+
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const body = <GeneralErrorBoundary statusHandlers={rootStatusHandlers} defaultStatusHandler={({ error }) => unexpectedError(error)} unexpectedErrorHandler={unexpectedError} />;
   if (!data) return <main id="main">{body}</main>;
   return (
     <PageTransitionProvider>

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { overlayFileSchema, type ProductOverlay } from "~/features/catalog/catalog.content";
 import { overlayDrift, type ShopSnapshot, starterOverlay } from "~/features/catalog/shop-catalogue.server";
 import { fetchShopSnapshot, readLatestSnapshot, SYNC_LEASE } from "~/features/catalog/shop-sync.server";
@@ -8,7 +7,7 @@ import { contentDir } from "~/features/content/content.server";
 import { getContent } from "~/features/content/content.server";
 import { parseContent } from "~/features/content/content";
 import { getEnv } from "~/platform/env.server";
-import { type CliCommand, COMMON_OPTIONS, formatTable, runWithDatabase, startCommand } from "./cli-context";
+import { type CliCommand, formatTable, runWithDatabase, startCommand } from "./cli-context";
 
 export const CATALOG_USAGE = `Usage:
   npm run cli -- catalog status [--json]
@@ -22,14 +21,8 @@ content may add or replace; without --out it prints it. An existing file is kept
 "diff" lists overlay entries (content/products.json) whose product or variant the shop no longer has; it reads the last
 sync, or the shop itself with --live, and exits 1 when it finds any.`;
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { ...COMMON_OPTIONS, out: { type: "string" }, force: { type: "boolean", default: false }, live: { type: "boolean", default: false } },
-  });
-}
+/** The flags of this command, besides COMMON_OPTIONS. */
+const CATALOG_OPTIONS = { out: { type: "string" }, force: { type: "boolean", default: false }, live: { type: "boolean", default: false } } as const;
 
 function shopApi() {
   const env = getEnv();
@@ -60,7 +53,7 @@ function summary(version: number | null, snapshot: ShopSnapshot) {
 
 /** `catalog status|pull|diff`: what the storefront knows of the connected shop's catalogue. */
 export const catalogCommand: CliCommand = async (argv, { db, out, err }) => {
-  const started = startCommand(argv, parse, CATALOG_USAGE, { out, err });
+  const started = startCommand(argv, CATALOG_OPTIONS, CATALOG_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   if (rest.length > 0) return fail(`"catalog ${action}" takes no arguments (got ${rest.join(" ")})`, 2);

@@ -1,3 +1,4 @@
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { readLatestSnapshot } from "~/features/catalog/shop-sync.server";
@@ -15,11 +16,19 @@ export interface CliContext {
 
 export type CliCommand = (argv: string[], context: CliContext) => Promise<number>;
 
-/** Flags every command takes (spread into each command's parseArgs options). */
+/** Flags every command takes (added to each command's own by parseCommandArgs). */
 export const COMMON_OPTIONS = {
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
+
+/** Parses a command's arguments: its own flags and COMMON_OPTIONS, an action and its operands; an unknown flag throws. */
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
+  return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...COMMON_OPTIONS, ...options } });
+}
+
+/** The flag values a command with these options gets. */
+export type CommandValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseCommandArgs<O>>["values"];
 
 export interface StartedCommand<V> {
   values: V;
@@ -33,27 +42,29 @@ export interface StartedCommand<V> {
  * The start every command shares: parse flags, print usage for --help or a missing action (exit 2 when missing).
  * Returns the exit code when the command should stop there.
  */
-export function startCommand<V extends { json?: boolean; help?: boolean }>(
+export function startCommand<const O extends ParseArgsOptionsConfig>(
   argv: string[],
-  parse: (argv: string[]) => { values: V; positionals: string[] },
+  options: O,
   usage: string,
   { out, err }: Pick<CliContext, "out" | "err">,
-): StartedCommand<V> | number {
-  let parsed: { values: V; positionals: string[] };
+): StartedCommand<CommandValues<O>> | number {
+  let parsed: ReturnType<typeof parseCommandArgs<O>>;
   try {
-    parsed = parse(argv);
+    parsed = parseCommandArgs(argv, options);
   } catch (error) {
     err(`${(error as Error).message}\n\n${usage}`);
     return 2;
   }
   const { values, positionals } = parsed;
+  // Every command has COMMON_OPTIONS; TypeScript cannot see them through the generic O, so they are named here.
+  const { help, json } = values as { help?: boolean; json?: boolean };
   const [action, ...rest] = positionals;
-  if (values.help || action === undefined || action === "help") {
+  if (help || action === undefined || action === "help") {
     out(usage);
-    return action === undefined && !values.help ? 2 : 0;
+    return action === undefined && !help ? 2 : 0;
   }
   const fail = (message: string, code = 1) => {
-    err(values.json ? JSON.stringify({ error: message }) : `Error: ${message}`);
+    err(json ? JSON.stringify({ error: message }) : `Error: ${message}`);
     return code;
   };
   return { values, action, rest, fail };

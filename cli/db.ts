@@ -1,13 +1,12 @@
 import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import type { DbHandle } from "../db/client";
 import type { Database } from "../db/schema";
 import { EnvError, parseEnv } from "~/platform/env.server";
-import { COMMON_OPTIONS, quietExperimentalWarnings, startCommand } from "./cli-context";
+import { quietExperimentalWarnings, startCommand } from "./cli-context";
 
 export const DB_USAGE = `Usage:
   npm run cli -- db export > shop.jsonl
@@ -204,9 +203,8 @@ export async function backupSqlite(handle: DbHandle, file: string): Promise<stri
   return target;
 }
 
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...COMMON_OPTIONS, replace: { type: "boolean", default: false } } });
-}
+/** The flags of this command, besides COMMON_OPTIONS. */
+const DB_OPTIONS = { replace: { type: "boolean", default: false } } as const;
 
 /** Writes one line, waiting when the pipe is full so a large export never piles up in memory. */
 async function writeLine(output: NodeJS.WritableStream, line: string) {
@@ -217,7 +215,7 @@ async function writeLine(output: NodeJS.WritableStream, line: string) {
 export async function runDbCli(argv: string[]): Promise<number> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const err = (text: string) => process.stderr.write(`${text}\n`);
-  const started = startCommand(argv, parse, DB_USAGE, { out, err });
+  const started = startCommand(argv, DB_OPTIONS, DB_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   if (!["export", "import", "backup"].includes(action)) return fail(`Unknown db action "${action}"\n\n${DB_USAGE}`, 2);

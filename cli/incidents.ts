@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
 import { type Incident, INCIDENT_STATUSES, incidentPath } from "~/features/status/status";
 import { addIncident, listIncidents, parseIncidentId, resolveIncident, StatusAdminError, updateIncident } from "~/features/status/status-admin.server";
 import { loadIncident } from "~/features/status/status.server";
-import { type CliCommand, startCommand, COMMON_OPTIONS, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
 
 export const INCIDENTS_USAGE = `Usage:
   npm run cli -- incidents list [--all] [--json]
@@ -17,7 +16,7 @@ a catalogue slug or an id, and may be given more than once.`;
 
 /** `incidents list|show|add|update|resolve`: the incidents on the /status page and in its feed. */
 export const incidentsCommand: CliCommand = async (argv, { db, products, out, err }) => {
-  const started = startCommand(argv, parse, INCIDENTS_USAGE, { out, err });
+  const started = startCommand(argv, INCIDENTS_OPTIONS, INCIDENTS_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   const print = (incident: Incident, text: string) => out(values.json ? JSON.stringify(incident, null, 2) : text);
@@ -83,21 +82,14 @@ function describeIncident(incident: Incident): string {
   return [...header, ...incident.updates.map((u) => `    ${u.at}  ${u.status}: ${u.body}`)].join("\n");
 }
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...COMMON_OPTIONS,
-      all: { type: "boolean", default: false },
-      title: { type: "string" },
-      body: { type: "string" },
-      status: { type: "string" },
-      product: { type: "string", multiple: true },
-    },
-  });
-}
+/** The flags of this command, besides COMMON_OPTIONS. */
+const INCIDENTS_OPTIONS = {
+  all: { type: "boolean", default: false },
+  title: { type: "string" },
+  body: { type: "string" },
+  status: { type: "string" },
+  product: { type: "string", multiple: true },
+} as const;
 
 /** Entry for the CLI dispatcher (`npm run cli -- incidents ...`). */
 export function runIncidentsCli(argv: string[]): Promise<number> {

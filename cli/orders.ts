@@ -1,9 +1,8 @@
-import { parseArgs } from "node:util";
 import { formatUsd } from "~/features/catalog/pricing";
 import { ORDER_STATUSES, type OrderStatus } from "~/features/orders/orders";
 import { findOrder, listOrders, listShopNotifications } from "~/features/orders/orders.server";
 import type { OrderRecord } from "~/features/orders/orders.server";
-import { type CliCommand, startCommand, COMMON_OPTIONS, type CliContext, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, type CliContext, formatTable, runWithDatabase } from "./cli-context";
 
 export const ORDERS_USAGE = `Usage:
   npm run cli -- orders list [--status pending|completed|failed|refunded] [--limit 100] [--json]
@@ -13,19 +12,12 @@ export const ORDERS_USAGE = `Usage:
 Orders written by checkouts (amounts computed by the server) and the shop notifications that changed them.
 "notifications --unknown" lists notifications for invoices no order matched: they are kept, never dropped.`;
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...COMMON_OPTIONS,
-      status: { type: "string" },
-      limit: { type: "string" },
-      unknown: { type: "boolean", default: false },
-    },
-  });
-}
+/** The flags of this command, besides COMMON_OPTIONS. */
+const ORDERS_OPTIONS = {
+  status: { type: "string" },
+  limit: { type: "string" },
+  unknown: { type: "boolean", default: false },
+} as const;
 
 function productName(products: CliContext["products"], id: number): string {
   return products.find((p) => p.id === id)?.name ?? `#${id}`;
@@ -33,7 +25,7 @@ function productName(products: CliContext["products"], id: number): string {
 
 /** `orders list|show|notifications`: what buyers started and paid, as recorded by the checkout. */
 export const ordersCommand: CliCommand = async (argv, { db, products, out, err }) => {
-  const started = startCommand(argv, parse, ORDERS_USAGE, { out, err });
+  const started = startCommand(argv, ORDERS_OPTIONS, ORDERS_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   const limit = values.limit === undefined ? 100 : Number(values.limit);

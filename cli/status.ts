@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
 import { KNOWN_STATUSES } from "~/features/status/status";
 import { listStatusRows, StatusAdminError, setProductStatus } from "~/features/status/status-admin.server";
-import { type CliCommand, startCommand, COMMON_OPTIONS, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
 
 export const STATUS_USAGE = `Usage:
   npm run cli -- status list [--json]
@@ -13,7 +12,7 @@ its time, and the uptime figures and daily bars are computed from that history (
 
 /** `status list` and `status set`: the product rows of the /status page. */
 export const statusCommand: CliCommand = async (argv, { db, products, out, err }) => {
-  const started = startCommand(argv, parse, STATUS_USAGE, { out, err });
+  const started = startCommand(argv, STATUS_OPTIONS, STATUS_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   if (action === "list") {
@@ -45,14 +44,8 @@ export const statusCommand: CliCommand = async (argv, { db, products, out, err }
   return fail(`Unknown status command "${action}"\n\n${STATUS_USAGE}`, 2);
 };
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { ...COMMON_OPTIONS, uptime: { type: "string" } },
-  });
-}
+/** The flags of this command, besides COMMON_OPTIONS. */
+const STATUS_OPTIONS = { uptime: { type: "string" } } as const;
 
 /** Entry for the CLI dispatcher (`npm run cli -- status ...`). */
 export function runStatusCli(argv: string[]): Promise<number> {

@@ -1,10 +1,9 @@
-import { parseArgs } from "node:util";
 import { markHiddenCharacters } from "~/features/support-relay/chat-channel.server";
 import { DELIVERY_STATUSES, type DeliveryStatus, findSupportRequest, listSupportRequests, type SupportRequest } from "~/features/support-relay/support-outbox.server";
 import { retrySupportRequests } from "~/features/support-relay/support-relay.server";
 import { getEnv } from "~/platform/env.server";
 import { closeRedis } from "~/platform/redis.server";
-import { type CliCommand, startCommand, COMMON_OPTIONS, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
 
 export const SUPPORT_USAGE = `Usage:
   npm run cli -- support list [--status pending|delivered|failed|no_channel] [--limit 100] [--json]
@@ -15,19 +14,12 @@ export const SUPPORT_USAGE = `Usage:
 Support requests from the chat widget. "retry --failed" queues every failed and no_channel request again and
 delivers them now to SUPPORT_WEBHOOK_URL (a running server would also pick them up within a second).`;
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...COMMON_OPTIONS,
-      status: { type: "string" },
-      limit: { type: "string" },
-      failed: { type: "boolean", default: false },
-    },
-  });
-}
+/** The flags of this command, besides COMMON_OPTIONS. */
+const SUPPORT_OPTIONS = {
+  status: { type: "string" },
+  limit: { type: "string" },
+  failed: { type: "boolean", default: false },
+} as const;
 
 function describeRequest(request: SupportRequest): string {
   const lines = [
@@ -49,7 +41,7 @@ function describeRequest(request: SupportRequest): string {
 
 /** `support list|show|retry`: the support outbox (requests from the chat widget and their delivery). */
 export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
-  const started = startCommand(argv, parse, SUPPORT_USAGE, { out, err });
+  const started = startCommand(argv, SUPPORT_OPTIONS, SUPPORT_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
 

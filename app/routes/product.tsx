@@ -1,10 +1,11 @@
-import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
+import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { maxQuantityOf, onlySelectionChanged, parseProductId, productTiles } from "~/features/catalog/catalog";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
-import { CheckIcon } from "~/features/catalog/product-card";
+import { FeatureCheckIcon } from "~/features/catalog/product-card";
 import { ProductBadges } from "~/features/catalog/product-badges";
 import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
@@ -141,7 +142,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
                 {product.features.map((feature) => (
                   <li key={feature} className="flex gap-2">
-                    <CheckIcon />
+                    <FeatureCheckIcon />
                     {feature}
                   </li>
                 ))}
@@ -158,13 +159,10 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+/** A product page's way out of an error: the catalogue or the home page. */
+function ProductErrorCard({ title, message }: { title: string; message: string }) {
   return (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-4xl font-bold text-white">{notFound ? "Product not found" : "Unexpected Application Error!"}</h1>
-      <p className="mt-4 text-slate-300">{notFound ? "The product you're looking for doesn't exist." : "Something went wrong on our side. Please try again in a moment."}</p>
+    <ErrorCard title={title} message={message} titleClassName="text-4xl font-bold text-white">
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to="/products" className={buttonStyles.primary}>
           Browse products
@@ -173,6 +171,20 @@ export function ErrorBoundary() {
           Return to Home
         </Link>
       </div>
-    </div>
+    </ErrorCard>
+  );
+}
+
+function unexpectedProductError() {
+  return <ProductErrorCard title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment." />;
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{ 404: () => <ProductErrorCard title="Product not found" message="The product you're looking for doesn't exist." /> }}
+      defaultStatusHandler={unexpectedProductError}
+      unexpectedErrorHandler={unexpectedProductError}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { data, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
+import { data, Link, useLocation, useNavigation } from "react-router";
+import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { catalogueStatus, productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
@@ -85,21 +86,26 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
-  const firstPage = (error.data as { firstPage?: string } | undefined)?.firstPage ?? "/products";
+  // Only a page past the last has a page of its own here; every other error goes on to the root's boundary.
   return (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-4xl font-bold text-white">Page not found</h1>
-      <p className="mt-4 text-slate-300">The catalogue has fewer pages than that.</p>
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to={firstPage} className={buttonStyles.primary}>
-          Go to the first page
-        </Link>
-        <Link to="/" className={buttonStyles.secondary}>
-          Return to Home
-        </Link>
-      </div>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: ({ error }) => {
+          const firstPage = (error.data as { firstPage?: string } | undefined)?.firstPage ?? "/products";
+          return (
+            <ErrorCard title="Page not found" message="The catalogue has fewer pages than that." titleClassName="text-4xl font-bold text-white">
+              <div className="mt-8 flex flex-wrap justify-center gap-3">
+                <Link to={firstPage} className={buttonStyles.primary}>
+                  Go to the first page
+                </Link>
+                <Link to="/" className={buttonStyles.secondary}>
+                  Return to Home
+                </Link>
+              </div>
+            </ErrorCard>
+          );
+        },
+      }}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
+import { ChevronDownIcon, FilterIcon, SearchIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { CategoryFacet } from "./catalogue-query.server";
 import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters, SORT_LABELS } from "./filtering";
@@ -144,9 +145,7 @@ export function CatalogFilterForm({
         <label htmlFor="catalog-search" className="sr-only">
           Search products
         </label>
-        <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400">
-          <path d="M8.5 3a5.5 5.5 0 1 0 3.4 9.8l3.6 3.6a1 1 0 0 0 1.4-1.4l-3.6-3.6A5.5 5.5 0 0 0 8.5 3ZM5 8.5a3.5 3.5 0 1 1 7 0 3.5 3.5 0 0 1-7 0Z" />
-        </svg>
+        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
         <input
           id="catalog-search"
           type="search"
@@ -177,9 +176,7 @@ export function CatalogFilterForm({
       </div>
       <details ref={details} className="group relative">
         <summary className={`${buttonStyles.secondary} cursor-pointer list-none py-2.5 [&::-webkit-details-marker]:hidden`}>
-          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-            <path d="M3 5a1 1 0 0 1 1-1h12a1 1 0 0 1 .8 1.6L12 11.7V16a1 1 0 0 1-1.4.9l-2-1A1 1 0 0 1 8 15v-3.3L3.2 5.6A1 1 0 0 1 3 5Z" />
-          </svg>
+          <FilterIcon className="size-4" />
           <span>Filters</span>
           {activeCount > 0 ? (
             <span className="rounded-full bg-sky-400 px-1.5 text-xs font-bold text-slate-950">
@@ -187,9 +184,7 @@ export function CatalogFilterForm({
               <span className="sr-only"> active</span>
             </span>
           ) : null}
-          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4 transition-transform group-open:rotate-180">
-            <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z" />
-          </svg>
+          <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
         </summary>
         <div className="z-30 mt-2 w-full rounded-xl border border-white/15 bg-slate-900 p-4 shadow-2xl shadow-black/50 sm:absolute sm:right-0 sm:w-80">
           <fieldset>

@@ -1,3 +1,4 @@
+import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { TransitionLink } from "~/features/layout/page-transition";
 import { CARD_FEATURES, type ProductCardData, productPath } from "./catalog";
@@ -32,7 +33,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
           <ul className="space-y-1.5 text-sm text-slate-300">
             {product.features.slice(0, CARD_FEATURES).map((feature) => (
               <li key={feature} className="flex gap-2">
-                <CheckIcon />
+                <FeatureCheckIcon />
                 {feature}
               </li>
             ))}
@@ -50,10 +51,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
   );
 }
 
-export function CheckIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0 text-sky-300" fill="currentColor">
-      <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
-    </svg>
-  );
+/** The check before each of a product's features, on its card and its page. */
+export function FeatureCheckIcon() {
+  return <CheckIcon className="mt-0.5 size-4 shrink-0 text-sky-300" />;
 }

@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useState } from "react";
+import { XMarkIcon } from "~/components/icons";
 import { CHECKOUT_REMINDER_DELAY_MS, CHECKOUT_REMINDER_SOUND } from "./checkout-api";
 
 declare global {
@@ -157,9 +158,7 @@ export function CheckoutModal({ url, frameRefused = false, productName, startedA
               aria-label="Close checkout"
               className="rounded-md p-1.5 text-slate-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-sky-300"
             >
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
-                <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
-              </svg>
+              <XMarkIcon className="size-5" />
             </Dialog.Close>
           </div>
           {url ? <CheckoutFrame key={url} url={url} refused={frameRefused} onFailed={onFrameFailed} title={`Secure checkout for ${productName}`} /> : null}

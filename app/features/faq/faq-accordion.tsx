@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { ChevronDownFineIcon } from "~/components/icons";
 import type { FaqItem } from "./faq.content";
 
 /**
@@ -13,9 +14,7 @@ export function FaqAccordion({ items, group = "faq" }: { items: FaqItem[]; group
         <details key={item.id} id={item.id} name={group} className="group scroll-mt-24">
           <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-left font-medium text-white hover:bg-white/5 [&::-webkit-details-marker]:hidden">
             <span>{item.question}</span>
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 shrink-0 text-sky-300 transition-transform group-open:rotate-180" fill="currentColor">
-              <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06Z" />
-            </svg>
+            <ChevronDownFineIcon className="size-5 shrink-0 text-sky-300 transition-transform group-open:rotate-180" />
           </summary>
           <div className="px-5 pb-5 text-slate-300">
             <p>{item.answer}</p>

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PlayIcon } from "~/components/icons";
 import type { Site } from "~/features/layout/site.content";
 
 export function youtubeEmbedUrl(videoId: string): string {
@@ -27,9 +28,7 @@ export function VideoFacade({ video }: { video: Site["video"] }) {
           <img src={poster.src} alt="" width={poster.width} height={poster.height} fetchPriority="high" className="size-full object-cover" />
           <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-slate-950/20 transition group-hover:bg-slate-950/5">
             <span className="flex size-16 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/40 transition group-hover:scale-110 sm:size-20">
-              <svg aria-hidden="true" viewBox="0 0 24 24" fill="currentColor" className="ml-1 size-8 sm:size-10">
-                <path d="M8 5.1v13.8a1 1 0 0 0 1.5.9l10.8-6.9a1 1 0 0 0 0-1.7L9.5 4.2A1 1 0 0 0 8 5.1Z" />
-              </svg>
+              <PlayIcon className="ml-1 size-8 sm:size-10" />
             </span>
           </span>
         </button>

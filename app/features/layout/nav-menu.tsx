@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "react-router";
+import { MenuToggleIcon } from "~/components/icons";
 
 /** How the list of navigation items is laid out: a row (640 px up), a column (the phone menu), or each by width. */
 export type NavListLayout = "row" | "column" | "responsive";
@@ -9,15 +10,6 @@ const TOGGLE_CLASS =
 const PHONE_PANEL_CLASS = "absolute inset-x-0 top-full border-b border-white/10 bg-slate-950 px-4 pt-2 pb-4 shadow-lg shadow-black/40";
 const PHONE_PANEL_OPEN_CLASS =
   "max-sm:absolute max-sm:inset-x-0 max-sm:top-full max-sm:border-b max-sm:border-white/10 max-sm:bg-slate-950 max-sm:px-4 max-sm:pt-2 max-sm:pb-4 max-sm:shadow-lg max-sm:shadow-black/40";
-
-function MenuIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round">
-      <path className="group-open:hidden group-aria-expanded:hidden" d="M3 5.5h14M3 10h14M3 14.5h14" />
-      <path className="hidden group-open:block group-aria-expanded:block" d="M5 5l10 10M15 5L5 15" />
-    </svg>
-  );
-}
 
 /**
  * The main navigation's items: a row from 640 px up, a `Menu` disclosure below. The server sends a native <details>
@@ -91,7 +83,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
       <>
         <details ref={details} className="group sm:hidden">
           <summary className={`${TOGGLE_CLASS} group-open:bg-white/10 group-open:text-white`}>
-            <MenuIcon />
+            <MenuToggleIcon />
             Menu
           </summary>
           <div className={PHONE_PANEL_CLASS}>{items("column")}</div>
@@ -111,7 +103,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
         onClick={() => setOpen(!open)}
         className={`${TOGGLE_CLASS} sm:hidden ${open ? "bg-white/10 text-white" : ""}`}
       >
-        <MenuIcon />
+        <MenuToggleIcon />
         Menu
       </button>
       <div id={panelId} className={open ? PHONE_PANEL_OPEN_CLASS : "max-sm:hidden"}>

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { CheckIcon, ExclamationCircleIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { openSupportChat } from "~/features/support-chat/open-support-chat";
 import { useOrderVerification, type Verification } from "./use-order-verification";
@@ -23,9 +24,7 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
   return (
     <div className="flex flex-col items-center text-center">
       <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-emerald-500/15 text-emerald-300 ring-1 ring-emerald-400/40">
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-8" fill="currentColor">
-          <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
-        </svg>
+        <CheckIcon className="size-8" />
       </span>
       <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">Thank you for your purchase!</h1>
       <p className="mt-3 max-w-lg text-slate-300">
@@ -94,9 +93,7 @@ export function PurchaseNotCompleted({ state, orderId, productId }: { state: Not
         <span aria-hidden="true" className="size-16 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400" />
       ) : (
         <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40">
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-8" fill="currentColor">
-            <path d="M10 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm0 3a1 1 0 0 0-1 1v4.5a1 1 0 0 0 2 0V6a1 1 0 0 0-1-1Zm0 9.5a1.25 1.25 0 1 0 0-2.5 1.25 1.25 0 0 0 0 2.5Z" />
-          </svg>
+          <ExclamationCircleIcon className="size-8" />
         </span>
       )}
       <div role="status" className="contents">

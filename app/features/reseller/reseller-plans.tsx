@@ -1,3 +1,4 @@
+import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { Plan, PlansFile } from "./reseller.content";
 
@@ -22,9 +23,7 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
       <ul className="mt-5 space-y-2 text-sm text-slate-200">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0 text-emerald-300" fill="currentColor">
-              <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
-            </svg>
+            <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-300" />
             {feature}
           </li>
         ))}

@@ -1,3 +1,4 @@
+import { StarIcon } from "~/components/icons";
 import { MAX_RATING, type Review, ratingLabel } from "./reviews";
 
 /** Filled and empty stars with one accessible name ("4 out of 5 stars"). */
@@ -5,9 +6,7 @@ export function StarRating({ rating }: { rating: number }) {
   return (
     <span role="img" aria-label={ratingLabel(rating)} className="flex gap-0.5">
       {Array.from({ length: MAX_RATING }, (_, i) => (
-        <svg key={i} aria-hidden="true" viewBox="0 0 20 20" className={`size-4 ${i < rating ? "text-amber-300" : "text-slate-600"}`} fill="currentColor">
-          <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.8l-5.2 2.8 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
-        </svg>
+        <StarIcon key={i} className={`size-4 ${i < rating ? "text-amber-300" : "text-slate-600"}`} />
       ))}
     </span>
   );

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { RefreshIcon } from "~/components/icons";
 import { toast } from "~/features/layout/toasts";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { openSupportChat } from "~/features/support-chat/open-support-chat";
@@ -71,9 +72,7 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
     <>
       <div className="flex flex-col items-center justify-center gap-3 sm:flex-row">
         <button type="button" onClick={refresh} disabled={refreshing} className={buttonStyles.primary}>
-          <svg aria-hidden="true" viewBox="0 0 20 20" className={`size-4 ${refreshing ? "animate-spin" : ""}`} fill="currentColor">
-            <path d="M15.3 4.7A7 7 0 0 0 3.05 9H1.5a.5.5 0 0 0-.35.85l2.5 2.5a.5.5 0 0 0 .7 0l2.5-2.5A.5.5 0 0 0 6.5 9H5.1a5 5 0 0 1 8.79-2.9.99.99 0 0 0 1.41-1.4ZM18.85 10.15l-2.5-2.5a.5.5 0 0 0-.7 0l-2.5 2.5a.5.5 0 0 0 .35.85h1.4a5 5 0 0 1-8.79 2.9 1 1 0 1 0-1.41 1.4A7 7 0 0 0 16.95 11h1.55a.5.5 0 0 0 .35-.85Z" />
-          </svg>
+          <RefreshIcon className={`size-4 ${refreshing ? "animate-spin" : ""}`} />
           {refreshing ? "Refreshing..." : "Refresh Status"}
         </button>
         <button type="button" onClick={() => openSupportChat()} className={buttonStyles.secondary}>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { ChatBubbleIcon } from "~/components/icons";
 import { useEarlyClick } from "~/features/layout/early-clicks";
 import { OPEN_SUPPORT_CHAT_EVENT, SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 
@@ -50,9 +51,7 @@ export function SupportChatLauncher() {
         onFocus={() => void loadPanel().catch(() => {})}
         className="fixed right-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/30 hover:bg-sky-400"
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
-          <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
-        </svg>
+        <ChatBubbleIcon className="size-6" />
       </button>
       {requested ? (
         <Suspense

@@ -1,5 +1,6 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useId } from "react";
+import { ChevronDownOutlineIcon, SendIcon, XMarkOutlineIcon } from "~/components/icons";
 import { formatMessageTime, placeholderFor } from "./conversation";
 import { SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 import { MAX_ANSWER_LENGTH, SUPPORT_CATEGORIES } from "./support-chat";
@@ -33,9 +34,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
           aria-label="Close support chat"
           className="rounded-md p-1 text-slate-300 hover:bg-slate-700 hover:text-slate-100"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
-            <path d="M18 6 6 18M6 6l12 12" />
-          </svg>
+          <XMarkOutlineIcon className="size-5" />
         </button>
       </div>
 
@@ -62,9 +61,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
                 className="inline-flex items-center gap-2 rounded-md border border-slate-600 bg-slate-800 px-3 py-2 text-sm hover:border-sky-400"
               >
                 Select a category
-                <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
-                  <path d="m6 9 6 6 6-6" />
-                </svg>
+                <ChevronDownOutlineIcon className="size-4" />
               </DropdownMenu.Trigger>
               <DropdownMenu.Portal>
                 <DropdownMenu.Content
@@ -144,9 +141,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             aria-label="Send message"
             className="flex size-10 items-center justify-center rounded-md bg-sky-500 text-slate-950 hover:bg-sky-400 disabled:cursor-not-allowed disabled:bg-slate-700 disabled:text-slate-300"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
-              <path d="m22 2-7 20-4-9-9-4Z M22 2 11 13" />
-            </svg>
+            <SendIcon className="size-5" />
           </button>
         </div>
         {chat.showCounter ? (

@@ -30,44 +30,36 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** Characters a reader cannot see or that reorder what they see: controls, format characters, default-ignorables. */
-const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu;
+const HIDDEN_CHARACTER = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]$/u;
 const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
 const HAN = /^\p{Script=Han}$/u;
 const SKIN_TONE = /^[\u{1F3FB}-\u{1F3FF}]$/u;
 const TAG = /^[\u{E0020}-\u{E007F}]$/u;
 const BLACK_FLAG = "\u{1F3F4}";
 
-function codePointBefore(text: string, offset: number): string {
-  const low = text.charCodeAt(offset - 1);
-  const high = text.charCodeAt(offset - 2);
-  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.slice(offset - 2, offset) : text.slice(offset - 1, offset);
-}
+/** What a reader sees as one character (an emoji with its joiners, a letter with its accents): text is never cut inside one. */
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
-function codePointAt(text: string, offset: number): string {
-  const point = text.codePointAt(offset);
-  return point === undefined ? "" : String.fromCodePoint(point);
-}
-
-/** Invisible characters that emoji (and CJK variants) are made of, which must stay for them to show as intended. */
-function partOfEmoji(text: string, char: string, offset: number): boolean {
-  const before = codePointBefore(text, offset);
+/**
+ * Whether the invisible code point at `index` of a grapheme's code points is one emoji (and CJK variants) are made
+ * of, which must stay for them to show as intended. The segmenter keeps such joiners and selectors in their emoji's grapheme.
+ */
+function partOfEmoji(points: readonly string[], index: number): boolean {
+  const char = points[index] ?? "";
+  const before = points[index - 1] ?? "";
   if (char === "\u200D") {
     // Emoji joined into one (family, profession, rainbow flag): look past a presentation selector or skin tone.
-    let at = offset;
-    let previous = before;
-    while (previous === "\uFE0F" || SKIN_TONE.test(previous)) {
-      at -= previous.length;
-      previous = codePointBefore(text, at);
-    }
-    return PICTOGRAPH.test(previous) && PICTOGRAPH.test(codePointAt(text, offset + 1));
+    let at = index - 1;
+    while (points[at] === "\uFE0F" || SKIN_TONE.test(points[at] ?? "")) at--;
+    return PICTOGRAPH.test(points[at] ?? "") && PICTOGRAPH.test(points[index + 1] ?? "");
   }
   if (char === "\uFE0E" || char === "\uFE0F") return PICTOGRAPH.test(before) || /^[0-9#*]$/.test(before);
   if (/^[\u{E0100}-\u{E01EF}]$/u.test(char)) return HAN.test(before);
   if (TAG.test(char)) {
     // Subdivision flags: the black flag, then tag characters up to the cancel tag.
-    let at = offset;
-    while (TAG.test(codePointBefore(text, at))) at -= 2;
-    return codePointBefore(text, at) === BLACK_FLAG;
+    let at = index - 1;
+    while (TAG.test(points[at] ?? "")) at--;
+    return points[at] === BLACK_FLAG;
   }
   return false;
 }
@@ -77,10 +69,15 @@ function partOfEmoji(text: string, char: string, offset: number): boolean {
  * cannot make a contact address look like another. Line breaks, tabs and the joiners inside emoji stay.
  */
 export function markHiddenCharacters(text: string): string {
-  return text.replace(HIDDEN_CHARACTER, (char: string, offset: number) => {
-    if (char === "\n" || char === "\t" || partOfEmoji(text, char, offset)) return char;
-    return `[U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
-  });
+  let marked = "";
+  for (const { segment } of graphemes.segment(text)) {
+    const points = [...segment];
+    points.forEach((char, index) => {
+      const hidden = HIDDEN_CHARACTER.test(char) && char !== "\n" && char !== "\t" && !partOfEmoji(points, index);
+      marked += hidden ? `[U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]` : char;
+    });
+  }
+  return marked;
 }
 
 /** An answer as the channel shows it: hidden characters marked, Markdown escaped. */
@@ -95,12 +92,24 @@ function endsWithOddBackslashes(text: string, end: number): boolean {
   return count % 2 === 1;
 }
 
-/** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair or leaving a dangling escape. */
+/** Offsets in `text` where one grapheme ends and the next starts (0 and text.length included). */
+function graphemeBoundaries(text: string): Set<number> {
+  const boundaries = new Set([text.length]);
+  for (const { index } of graphemes.segment(text)) boundaries.add(index);
+  return boundaries;
+}
+
+/** Cuts text to at most `max` UTF-16 units (as Discord counts) between graphemes, without leaving a dangling escape. */
 export function truncateSafely(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 0) return "";
-  let cut = text.slice(0, Math.max(0, max - 1));
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  // Whole graphemes up to one unit short of max: the ellipsis takes the last.
+  let end = 0;
+  for (const { index, segment } of graphemes.segment(text)) {
+    if (index + segment.length > max - 1) break;
+    end = index + segment.length;
+  }
+  let cut = text.slice(0, end);
   // An odd run of trailing backslashes would escape the ellipsis; drop one.
   if (endsWithOddBackslashes(cut, cut.length)) cut = cut.slice(0, -1);
   return `${cut}…`;
@@ -125,20 +134,21 @@ function fitTexts(texts: string[], budget: number): string[] {
 
 const SECTION_SEPARATOR = "\n\n";
 
-/** Where a piece of a section may end: not inside a surrogate pair or an escape, and not where the rest would start a list. */
-function canSplitAt(text: string, at: number): boolean {
-  const low = text.charCodeAt(at);
-  if (low >= 0xdc00 && low <= 0xdfff) return false;
+/** Where a piece of a section may end: between graphemes, not inside an escape, and not where the rest would start a list. */
+function canSplitAt(text: string, at: number, boundaries: ReadonlySet<number>): boolean {
+  if (!boundaries.has(at)) return false;
   if (endsWithOddBackslashes(text, at)) return false;
   return !/^\s*\d+\./.test(text.slice(at, at + 16));
 }
 
 /** Where to end the first piece of an over-long section: a line break, else a space, in its last quarter, else any safe place. */
 function splitPoint(text: string, max: number): number {
+  const boundaries = graphemeBoundaries(text);
   for (const boundary of ["\n", " "]) {
-    for (let at = max; at > max * 0.75; at--) if (text[at - 1] === boundary && canSplitAt(text, at)) return at;
+    for (let at = max; at > max * 0.75; at--) if (text[at - 1] === boundary && canSplitAt(text, at, boundaries)) return at;
   }
-  for (let at = max; at > 0; at--) if (canSplitAt(text, at)) return at;
+  for (let at = max; at > 0; at--) if (canSplitAt(text, at, boundaries)) return at;
+  // No safe place at all (one grapheme longer than a description): cut at the limit rather than never.
   return max;
 }
 

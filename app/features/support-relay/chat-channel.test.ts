@@ -171,6 +171,34 @@ describe("chat channel message", () => {
     expect(truncateSafely("ab😀cd", 4)).toBe("ab…");
     expect(truncateSafely("abc", 3)).toBe("abc");
   });
+
+  it("truncates between graphemes: a joined emoji or an accented letter stays whole or goes whole", () => {
+    expect(truncateSafely("ab👨‍👩‍👧cd", 9)).toBe("ab…");
+    expect(truncateSafely("ab👨‍👩‍👧cd", 11)).toBe("ab👨‍👩‍👧…");
+    expect(truncateSafely("abe\u0301cd", 4)).toBe("ab…");
+  });
+
+  it("splits a long answer only between graphemes (property)", () => {
+    const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+    // No spaces or line breaks, so the split may fall anywhere; zero-width spaces (12 characters each when marked and escaped) make the answer overflow one description.
+    const piece = fc.tuple(fc.constantFrom("👨‍👩‍👧", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "e\u0301", "👩🏽‍💻", "a", "*"), fc.integer({ min: 8, max: 12 })).map(([text, spaces]) => "\u200B".repeat(spaces) + text);
+    const answer = fc.array(piece, { minLength: 100, maxLength: 100 }).map((pieces) => pieces.reduce((text, p) => (text.length + p.length <= 900 ? text + p : text), ""));
+    fc.assert(
+      fc.property(answer, (long) => {
+        const message = buildChatChannelMessage({ ...base, answers: ["a", long, "b", "c"] });
+        expect(message.embeds?.length).toBeGreaterThan(1);
+        expect(discordPayloadProblems(message)).toEqual([]);
+        const descriptions = (message.embeds ?? []).map((e) => e.description ?? "");
+        const whole = [...graphemes.segment(descriptions.join(""))].map((g) => g.index);
+        let at = 0;
+        for (const description of descriptions.slice(0, -1)) {
+          at += description.length;
+          expect(whole).toContain(at);
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
 
 describe("hidden characters", () => {
