@@ -1,4 +1,5 @@
 import { createRequestHandler as createExpressHandler } from "@react-router/express";
+import { createHeaders } from "@remix-run/node-fetch-server";
 import type express from "express";
 import { LRUCache } from "lru-cache";
 import { createRequestHandler, matchRoutes, type RouteObject, type RouterContextProvider, type ServerBuild } from "react-router";
@@ -124,13 +125,15 @@ function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObjec
     });
 }
 
-function sharedRenderRequest(req: express.Request, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === "cookie" || name === "authorization") continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
+/**
+ * A GET of `req`'s URL at the public origin with its headers less the visitor's credentials, no body and no abort
+ * signal: the render is kept for everyone and awaited by other requests, so the caller hanging up must not end it.
+ * (node-fetch-server's `createRequest` would tie the signal to the caller's connection and keep the cookies.)
+ */
+export function sharedRenderRequest(req: express.Request, origin: string): Request {
+  const headers = createHeaders(req);
+  headers.delete("cookie");
+  headers.delete("authorization");
   return new Request(new URL(req.originalUrl, origin), { headers });
 }
 
