@@ -114,7 +114,7 @@ export function pageRouteId(server: ServerBuild, pathname: string): string {
   return id;
 }
 
-/** The build's flat route manifest as the nested tree `matchRoutes` takes. */
+/** The build's flat route manifest as the nested tree `matchRoutes` takes: React Router exports no way to it (docs/decisions/016). */
 function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {
   return Object.values(routes)
     .filter((route) => route !== undefined && route.parentId === parentId)
@@ -137,7 +137,10 @@ export function sharedRenderRequest(req: express.Request, origin: string): Reque
   return new Request(new URL(req.originalUrl, origin), { headers });
 }
 
-/** The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. */
+/**
+ * The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. Not with
+ * node-fetch-server's `sendResponse`, which changes the status line and drops Content-Length (docs/decisions/016).
+ */
 async function sendRendered(res: express.Response, response: Response) {
   res.status(response.status);
   // Its headers replace the site-wide ones of the same name (X-Frame-Options), as the adapter's do once those are cleared.
