@@ -2,7 +2,7 @@ import { PassThrough, pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import type { EntryContext, ErrorResponse, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { InlineStylesheetContext } from "~/features/layout/inline-stylesheet";
 import { documentCacheControl, routeCachePolicyOf } from "~/http/cache-headers.server";
@@ -89,11 +89,18 @@ export function handleDataRequest(response: Response) {
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   const where = { method: request.method, path: new URL(request.url).pathname };
-  // React Router's own error responses keep the underlying error (the 405's explanation) in `error`.
-  const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : error;
   if (isRouteErrorResponse(error) && error.status < 500) {
-    logger.warn({ ...where, status: error.status, reason: cause instanceof Error ? cause.message : error.statusText }, "page request refused");
+    logger.warn({ ...where, status: error.status, reason: refusalReason(error) }, "page request refused");
     return;
   }
-  logger.error({ ...where, err: cause ?? error }, "page request failed");
+  logger.error({ ...where, err: error }, "page request failed");
 };
+
+/** React Router keeps the Error behind its own refusals as that Error's text in the public `data`. */
+const ERROR_TEXT_PREFIX = "Error: ";
+
+/** Why a request was refused: the Error it was refused with (the 405's explanation), else the status text. */
+function refusalReason(error: ErrorResponse): string {
+  const { data } = error;
+  return typeof data === "string" && data.startsWith(ERROR_TEXT_PREFIX) ? data.slice(ERROR_TEXT_PREFIX.length) : error.statusText;
+}

@@ -1,4 +1,5 @@
 import { createRequestHandler as createExpressHandler } from "@react-router/express";
+import { createHeaders } from "@remix-run/node-fetch-server";
 import type express from "express";
 import { LRUCache } from "lru-cache";
 import { createRequestHandler, matchRoutes, type RouteObject, type RouterContextProvider, type ServerBuild } from "react-router";
@@ -113,7 +114,7 @@ export function pageRouteId(server: ServerBuild, pathname: string): string {
   return id;
 }
 
-/** The build's flat route manifest as the nested tree `matchRoutes` takes. */
+/** The build's flat route manifest as the nested tree `matchRoutes` takes: React Router exports no way to it (docs/decisions/016). */
 function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {
   return Object.values(routes)
     .filter((route) => route !== undefined && route.parentId === parentId)
@@ -124,17 +125,22 @@ function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObjec
     });
 }
 
-function sharedRenderRequest(req: express.Request, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === "cookie" || name === "authorization") continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
+/**
+ * A GET of `req`'s URL at the public origin with its headers less the visitor's credentials, no body and no abort
+ * signal: the render is kept for everyone and awaited by other requests, so the caller hanging up must not end it.
+ * (node-fetch-server's `createRequest` would tie the signal to the caller's connection and keep the cookies.)
+ */
+export function sharedRenderRequest(req: express.Request, origin: string): Request {
+  const headers = createHeaders(req);
+  headers.delete("cookie");
+  headers.delete("authorization");
   return new Request(new URL(req.originalUrl, origin), { headers });
 }
 
-/** The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. */
+/**
+ * The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. Not with
+ * node-fetch-server's `sendResponse`, which changes the status line and drops Content-Length (docs/decisions/016).
+ */
 async function sendRendered(res: express.Response, response: Response) {
   res.status(response.status);
   // Its headers replace the site-wide ones of the same name (X-Frame-Options), as the adapter's do once those are cleared.

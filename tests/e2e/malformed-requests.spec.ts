@@ -71,8 +71,10 @@ test.describe("requests no handler can read", () => {
       }
     });
     expect(notJson).toEqual([]);
-    const refusals = lines.map((line) => JSON.parse(line) as { msg?: string; status?: number }).filter((entry) => entry.msg === "request refused" || entry.msg === "page request refused");
+    const refusals = lines.map((line) => JSON.parse(line) as { msg?: string; status?: number; reason?: string }).filter((entry) => entry.msg === "request refused" || entry.msg === "page request refused");
     expect(refusals.map((entry) => entry.status)).toEqual(expect.arrayContaining([400, 405]));
+    // React Router's own explanation of a 405 is logged, not just its status text.
+    expect(refusals).toContainEqual(expect.objectContaining({ msg: "page request refused", status: 405, reason: expect.stringMatching(/^You made a DELETE request to "\/faq" but did not provide an `action`/) }));
   });
 });
 
