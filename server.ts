@@ -65,7 +65,11 @@ async function main() {
     await listen(listener, env.PORT, env.HOST, { label: "Port", port: "PORT", host: "HOST" });
     if (env.METRICS_PORT !== undefined) {
       metrics = http.createServer(mod.createMetricsListener());
-      await listen(metrics, env.METRICS_PORT, env.METRICS_HOST, { label: "Metrics port", port: "METRICS_PORT", host: "METRICS_HOST" });
+      await listen(metrics, env.METRICS_PORT, env.METRICS_HOST, {
+        label: "Metrics port",
+        port: "METRICS_PORT",
+        host: "METRICS_HOST",
+      });
     }
   } catch (error) {
     // Background work started at boot releases what it holds before the process ends.
@@ -89,7 +93,10 @@ async function main() {
     stopping = true;
     mod.logger.info({ signal }, "stopping: /readyz answers 503; finishing open requests and background work");
     setTimeout(() => {
-      mod.logger.error({ limitSeconds: DRAIN_LIMIT_MS / 1000 }, "stopping: requests or background work still running at the limit; exiting anyway");
+      mod.logger.error(
+        { limitSeconds: DRAIN_LIMIT_MS / 1000 },
+        "stopping: requests or background work still running at the limit; exiting anyway",
+      );
       process.exit(1);
     }, DRAIN_LIMIT_MS).unref();
     // Requests running now may still arrive at /readyz's 503 through the load balancer, so the port stays open meanwhile.
@@ -180,17 +187,30 @@ function servePrecompressed(dir: string): express.RequestHandler {
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const accepted = String(req.headers["accept-encoding"] ?? "");
-    const encoding = /\bbr\b/.test(accepted) && available.has(`${req.path}.br`) ? "br" : /\bgzip\b/.test(accepted) && available.has(`${req.path}.gz`) ? "gzip" : undefined;
+    const encoding =
+      /\bbr\b/.test(accepted) && available.has(`${req.path}.br`)
+        ? "br"
+        : /\bgzip\b/.test(accepted) && available.has(`${req.path}.gz`)
+          ? "gzip"
+          : undefined;
     if (!encoding) return next();
     res.vary("Accept-Encoding");
     res.set("Content-Encoding", encoding).type(req.path.slice(req.path.lastIndexOf(".")));
-    res.sendFile(`${req.path}.${encoding === "br" ? "br" : "gz"}`, { root: dir, immutable: true, maxAge: "1y" }, (error) => error && next(error));
+    res.sendFile(
+      `${req.path}.${encoding === "br" ? "br" : "gz"}`,
+      { root: dir, immutable: true, maxAge: "1y" },
+      (error) => error && next(error),
+    );
   };
 }
 
 /** Every file under `dir`, as URL paths ("/favicon.ico"). */
 function listFiles(dir: string, prefix = ""): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(`${dir}/${entry.name}`, `${prefix}/${entry.name}`) : [`${prefix}/${entry.name}`]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory() ? listFiles(`${dir}/${entry.name}`, `${prefix}/${entry.name}`) : [`${prefix}/${entry.name}`],
+    );
 }
 
 main().catch((error: unknown) => {

@@ -23,7 +23,12 @@ export default defineConfig({
                   test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|[\\/]app[\\/]lib[\\/]zod-without-eval/,
                   priority: 2,
                 },
-                { name: "shared", test: /[\\/]app[\\/](components|lib|features[\\/](layout|catalog)|features[\\/]support-chat[\\/]open-support-chat)/, minShareCount: 2, priority: 1 },
+                {
+                  name: "shared",
+                  test: /[\\/]app[\\/](components|lib|features[\\/](layout|catalog)|features[\\/]support-chat[\\/]open-support-chat)/,
+                  minShareCount: 2,
+                  priority: 1,
+                },
               ],
             },
           },

@@ -4,7 +4,14 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
-    include: ["app/**/*.test.ts", "db/**/*.test.ts", "cli/**/*.test.ts", "tests/integration/**/*.test.ts", "scripts/**/*.test.ts", "tests/architecture/**/*.test.ts"],
+    include: [
+      "app/**/*.test.ts",
+      "db/**/*.test.ts",
+      "cli/**/*.test.ts",
+      "tests/integration/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "tests/architecture/**/*.test.ts",
+    ],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -29,7 +29,8 @@ export default function handleRequest(
   const cachePolicy = routeCachePolicyOf(handles);
   // Crawlers and no-JS clients get the whole document at once; browsers get it streamed, except a shareable page: the
   // render cache stores it whole for everyone, and streamed it would carry React's boundary scripts (~0.6 KB gzip).
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode || cachePolicy !== "private";
+  const waitForAll =
+    isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode || cachePolicy !== "private";
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let abortTimer: ReturnType<typeof setTimeout> | undefined;
@@ -37,16 +38,22 @@ export default function handleRequest(
       shellRendered = true;
       const body = new PassThrough();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(getEnv(), [`'nonce-${nonce}'`], routeSecurity));
+      responseHeaders.set(
+        "Content-Security-Policy",
+        contentSecurityPolicy(getEnv(), [`'nonce-${nonce}'`], routeSecurity),
+      );
       responseHeaders.set("X-Frame-Options", frameOptions(routeSecurity));
       // A route's own `headers` export wins; otherwise its `handle.cache` decides.
-      if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", documentCacheControl(cachePolicy, responseStatusCode));
+      if (!responseHeaders.has("Cache-Control"))
+        responseHeaders.set("Cache-Control", documentCacheControl(cachePolicy, responseStatusCode));
       // React Router answers 405 for a method the page has no action for: say which methods it takes.
       if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
       // In production the framework's scripts wait for the first paint (Vite's dev client must run at once).
       // pipeline, not pipe: an aborted render or a closed connection ends both streams.
       const sent = import.meta.env.PROD ? pipeline(body, holdModuleScripts(), () => {}) : body;
-      resolve(new Response(createReadableStreamFromReadable(sent), { headers: responseHeaders, status: responseStatusCode }));
+      resolve(
+        new Response(createReadableStreamFromReadable(sent), { headers: responseHeaders, status: responseStatusCode }),
+      );
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(
@@ -54,24 +61,29 @@ export default function handleRequest(
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </InlineStylesheetContext>,
       {
-      nonce,
-      onShellReady() {
-        if (!waitForAll) respond();
+        nonce,
+        onShellReady() {
+          if (!waitForAll) respond();
+        },
+        onAllReady() {
+          // A pending abort timer would keep this render (and its whole response) alive for 6 s.
+          clearTimeout(abortTimer);
+          if (waitForAll) respond();
+        },
+        onShellError(error: unknown) {
+          clearTimeout(abortTimer);
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered)
+            logger.error(
+              { err: error, path: new URL(request.url).pathname },
+              "page render failed after the shell was sent",
+            );
+        },
       },
-      onAllReady() {
-        // A pending abort timer would keep this render (and its whole response) alive for 6 s.
-        clearTimeout(abortTimer);
-        if (waitForAll) respond();
-      },
-      onShellError(error: unknown) {
-        clearTimeout(abortTimer);
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) logger.error({ err: error, path: new URL(request.url).pathname }, "page render failed after the shell was sent");
-      },
-    });
+    );
     abortTimer = setTimeout(abort, streamTimeout + 1000);
   });
 }
@@ -102,5 +114,7 @@ const ERROR_TEXT_PREFIX = "Error: ";
 /** Why a request was refused: the Error it was refused with (the 405's explanation), else the status text. */
 function refusalReason(error: ErrorResponse): string {
   const { data } = error;
-  return typeof data === "string" && data.startsWith(ERROR_TEXT_PREFIX) ? data.slice(ERROR_TEXT_PREFIX.length) : error.statusText;
+  return typeof data === "string" && data.startsWith(ERROR_TEXT_PREFIX)
+    ? data.slice(ERROR_TEXT_PREFIX.length)
+    : error.statusText;
 }

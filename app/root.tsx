@@ -1,11 +1,31 @@
 import "~/lib/zod-without-eval";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteLoaderData } from "react-router";
-import { ErrorCard, errorStatusOf, GeneralErrorBoundary, type StatusHandler } from "~/components/general-error-boundary";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
+import {
+  ErrorCard,
+  errorStatusOf,
+  GeneralErrorBoundary,
+  type StatusHandler,
+} from "~/components/general-error-boundary";
 import { getContent } from "~/features/content/content.server";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
-import { PageTransitionProvider, usePageTransition, useScrollToTopOnPathChange, useSmoothHashLinks } from "~/features/layout/page-transition";
+import {
+  PageTransitionProvider,
+  usePageTransition,
+  useScrollToTopOnPathChange,
+  useSmoothHashLinks,
+} from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { BootAfterPaint } from "~/features/layout/boot-after-paint";
 import { EarlyClickRecorder, useReplayEarlyClicks } from "~/features/layout/early-clicks";
@@ -62,7 +82,10 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
   useSmoothHashLinks();
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
         Skip to content
       </a>
       <SiteHeader layout={layout} />
@@ -75,7 +98,14 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
         {children}
       </main>
       <SiteFooter layout={layout} />
-      <JsonLd data={organizationJsonLd({ name: layout.brand, publicUrl: layout.publicUrl, description: layout.description, sameAs: [layout.community.url] })} />
+      <JsonLd
+        data={organizationJsonLd({
+          name: layout.brand,
+          publicUrl: layout.publicUrl,
+          description: layout.description,
+          sameAs: [layout.community.url],
+        })}
+      />
       <SupportChatLauncher />
       <Toasts />
     </div>
@@ -105,7 +135,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
 /** Every way out of a root error page: back to the home page. */
 function ReturnHomeLink() {
   return (
-    <Link to="/" className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400">
+    <Link
+      to="/"
+      className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400"
+    >
       Return to Home
     </Link>
   );
@@ -114,7 +147,10 @@ function ReturnHomeLink() {
 const rootStatusHandlers = {
   // 503: the database is briefly out of reach; the shop says so instead of reporting a fault.
   503: () => (
-    <ErrorCard title="Back in a moment" message="This page is briefly unavailable while we reconnect. Please try again in a minute.">
+    <ErrorCard
+      title="Back in a moment"
+      message="This page is briefly unavailable while we reconnect. Please try again in a minute."
+    >
       <ReturnHomeLink />
     </ErrorCard>
   ),
@@ -127,8 +163,13 @@ const rootStatusHandlers = {
 
 function unexpectedError(error: unknown) {
   return (
-    <ErrorCard title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment.">
-      {import.meta.env.DEV && error instanceof Error ? <pre className="mt-6 overflow-auto text-left text-xs">{error.stack}</pre> : null}
+    <ErrorCard
+      title="Unexpected Application Error!"
+      message="Something went wrong on our side. Please try again in a moment."
+    >
+      {import.meta.env.DEV && error instanceof Error ? (
+        <pre className="mt-6 overflow-auto text-left text-xs">{error.stack}</pre>
+      ) : null}
       <ReturnHomeLink />
     </ErrorCard>
   );
@@ -136,7 +177,13 @@ function unexpectedError(error: unknown) {
 
 export function ErrorBoundary() {
   const data = useRouteLoaderData<typeof loader>("root");
-  const body = <GeneralErrorBoundary statusHandlers={rootStatusHandlers} defaultStatusHandler={({ error }) => unexpectedError(error)} unexpectedErrorHandler={unexpectedError} />;
+  const body = (
+    <GeneralErrorBoundary
+      statusHandlers={rootStatusHandlers}
+      defaultStatusHandler={({ error }) => unexpectedError(error)}
+      unexpectedErrorHandler={unexpectedError}
+    />
+  );
   if (!data) return <main id="main">{body}</main>;
   return (
     <PageTransitionProvider>

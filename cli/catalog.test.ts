@@ -21,14 +21,27 @@ describe("catalog CLI", () => {
   const run = (...argv: string[]) => {
     stdout = [];
     stderr = [];
-    const context: CliContext = { db: database.handle.db, products: [], out: (t) => stdout.push(t), err: (t) => stderr.push(t) };
+    const context: CliContext = {
+      db: database.handle.db,
+      products: [],
+      out: (t) => stdout.push(t),
+      err: (t) => stderr.push(t),
+    };
     return catalogCommand(argv, context);
   };
 
   beforeAll(async () => {
     database = await createTestDatabase("sqlite");
     shop = await startShopEmulator();
-    resetEnvForTests(parseEnv({ CATALOG_SOURCE: "sellauth", SHOP_API_BASE: shop.url, SHOP_ID: shop.shopId, SHOP_API_KEY: shop.apiKey, DATA_DIR: dir }));
+    resetEnvForTests(
+      parseEnv({
+        CATALOG_SOURCE: "sellauth",
+        SHOP_API_BASE: shop.url,
+        SHOP_ID: shop.shopId,
+        SHOP_API_KEY: shop.apiKey,
+        DATA_DIR: dir,
+      }),
+    );
   });
   afterAll(async () => {
     resetEnvForTests();
@@ -37,7 +50,7 @@ describe("catalog CLI", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('says there was no sync yet before the storefront read the shop', async () => {
+  it("says there was no sync yet before the storefront read the shop", async () => {
     expect(await run("status")).toBe(0);
     expect(stdout.join("\n")).toContain("No sync yet");
   });
@@ -47,7 +60,11 @@ describe("catalog CLI", () => {
     expect(await run("pull", "--out", out)).toBe(0);
     expect(stdout.join("\n")).toBe(`Wrote 8 products to ${out}; 1 skipped as malformed.`);
     const overlay = overlayFileSchema.parse(JSON.parse(fs.readFileSync(out, "utf8")));
-    expect(overlay.find((entry) => entry.id === 446894)).toMatchObject({ name: "Kestrel Studio", category: "creator", description: expect.stringContaining("editing suite") });
+    expect(overlay.find((entry) => entry.id === 446894)).toMatchObject({
+      name: "Kestrel Studio",
+      category: "creator",
+      description: expect.stringContaining("editing suite"),
+    });
     expect(await run("pull", "--out", out)).toBe(1);
     expect(stderr.join("\n")).toContain("--force");
     expect(await run("pull", "--out", out, "--force")).toBe(0);
@@ -69,7 +86,11 @@ describe("catalog CLI", () => {
     expect(text).toContain("Products: 8 from the shop, 7 listed, 1 not public; 4 feedbacks");
     expect(text).toContain(`product ${MALFORMED_PRODUCT.id}: variants[0]: price: expected a price`);
     expect(await run("status", "--json")).toBe(0);
-    expect(JSON.parse(stdout.join("\n"))).toMatchObject({ source: "sellauth", lastSync: { products: 8, listed: 7 }, overlayDrift: [] });
+    expect(JSON.parse(stdout.join("\n"))).toMatchObject({
+      source: "sellauth",
+      lastSync: { products: 8, listed: 7 },
+      overlayDrift: [],
+    });
   });
 
   it("lists overlay entries whose product or variant the shop no longer has, exiting 1", async () => {

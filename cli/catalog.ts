@@ -22,7 +22,11 @@ content may add or replace; without --out it prints it. An existing file is kept
 sync, or the shop itself with --live, and exits 1 when it finds any.`;
 
 /** The flags of this command, besides COMMON_OPTIONS. */
-const CATALOG_OPTIONS = { out: { type: "string" }, force: { type: "boolean", default: false }, live: { type: "boolean", default: false } } as const;
+const CATALOG_OPTIONS = {
+  out: { type: "string" },
+  force: { type: "boolean", default: false },
+  live: { type: "boolean", default: false },
+} as const;
 
 function shopApi() {
   const env = getEnv();
@@ -60,8 +64,16 @@ export const catalogCommand: CliCommand = async (argv, { db, out, err }) => {
 
   if (action === "status") {
     const latest = await readLatestSnapshot(db);
-    const waiting = await db.selectFrom("catalogue_sync_requests").select(["kind", "product_id", "requested_at"]).orderBy("id").execute();
-    const lease = await db.selectFrom("leases").select(["holder", "expires_at"]).where("name", "=", SYNC_LEASE).executeTakeFirst();
+    const waiting = await db
+      .selectFrom("catalogue_sync_requests")
+      .select(["kind", "product_id", "requested_at"])
+      .orderBy("id")
+      .execute();
+    const lease = await db
+      .selectFrom("leases")
+      .select(["holder", "expires_at"])
+      .where("name", "=", SYNC_LEASE)
+      .executeTakeFirst();
     const status = {
       source: getEnv().CATALOG_SOURCE,
       lastSync: latest ? summary(latest.version, latest.snapshot) : null,
@@ -73,18 +85,24 @@ export const catalogCommand: CliCommand = async (argv, { db, out, err }) => {
       out(JSON.stringify(status, null, 2));
       return 0;
     }
-    out(`Source: ${status.source}${status.source === "content" ? " (content/products.json; set CATALOG_SOURCE=sellauth to read the shop)" : ""}`);
+    out(
+      `Source: ${status.source}${status.source === "content" ? " (content/products.json; set CATALOG_SOURCE=sellauth to read the shop)" : ""}`,
+    );
     const last = status.lastSync;
     if (!last) {
       out("No sync yet: the storefront reads the shop at boot and every CATALOG_REFRESH_SECONDS.");
       return 0;
     }
     out(`Last sync: version ${last.version}, ${last.syncedAt} (${last.ageSeconds} s ago)`);
-    out(`Products: ${last.products} from the shop, ${last.listed} listed, ${last.notListed} not public; ${last.feedbacks} feedbacks`);
+    out(
+      `Products: ${last.products} from the shop, ${last.listed} listed, ${last.notListed} not public; ${last.feedbacks} feedbacks`,
+    );
     out(`Skipped as malformed: ${last.skipped.length}`);
     for (const skipped of last.skipped) out(`  product ${skipped.id ?? "?"}: ${skipped.reason}`);
     out(`Resyncs waiting: ${status.waitingResyncs.length}; syncing instance: ${status.syncedBy ?? "none right now"}`);
-    out(`Overlay entries the shop no longer has: ${status.overlayDrift.length}${status.overlayDrift.length ? ' (see "catalog diff")' : ""}`);
+    out(
+      `Overlay entries the shop no longer has: ${status.overlayDrift.length}${status.overlayDrift.length ? ' (see "catalog diff")' : ""}`,
+    );
     return 0;
   }
 
@@ -93,23 +111,40 @@ export const catalogCommand: CliCommand = async (argv, { db, out, err }) => {
     const overlay = starterOverlay(snapshot, getContent().site);
     const text = `${JSON.stringify(overlay, null, 2)}\n`;
     if (values.out === undefined) {
-      out(values.json ? JSON.stringify({ products: overlay.length, skipped: snapshot.skipped, overlay }, null, 2) : text.trimEnd());
+      out(
+        values.json
+          ? JSON.stringify({ products: overlay.length, skipped: snapshot.skipped, overlay }, null, 2)
+          : text.trimEnd(),
+      );
       return 0;
     }
-    if (fs.existsSync(values.out) && !values.force) return fail(`${values.out} exists: add --force to replace it (its copy would be lost)`);
+    if (fs.existsSync(values.out) && !values.force)
+      return fail(`${values.out} exists: add --force to replace it (its copy would be lost)`);
     fs.writeFileSync(values.out, text);
     const message = `Wrote ${overlay.length} products to ${values.out}${snapshot.skipped.length ? `; ${snapshot.skipped.length} skipped as malformed` : ""}.`;
-    out(values.json ? JSON.stringify({ products: overlay.length, skipped: snapshot.skipped, out: values.out }) : message);
+    out(
+      values.json ? JSON.stringify({ products: overlay.length, skipped: snapshot.skipped, out: values.out }) : message,
+    );
     return 0;
   }
 
   if (action === "diff") {
-    const snapshot = values.live ? await fetchShopSnapshot(shopApi(), new Date()) : (await readLatestSnapshot(db))?.snapshot;
-    if (!snapshot) return fail('No sync yet to compare with: start the storefront with CATALOG_SOURCE=sellauth, or add --live');
+    const snapshot = values.live
+      ? await fetchShopSnapshot(shopApi(), new Date())
+      : (await readLatestSnapshot(db))?.snapshot;
+    if (!snapshot)
+      return fail("No sync yet to compare with: start the storefront with CATALOG_SOURCE=sellauth, or add --live");
     const drift = overlayDrift(snapshot, readOverlay());
     if (values.json) out(JSON.stringify({ drift }, null, 2));
-    else if (drift.length === 0) out(`Every overlay entry in ${contentDir()}/products.json matches a product of the shop.`);
-    else out(formatTable(["OVERLAY ENTRY THE SHOP NO LONGER HAS"], drift.map((line) => [line])));
+    else if (drift.length === 0)
+      out(`Every overlay entry in ${contentDir()}/products.json matches a product of the shop.`);
+    else
+      out(
+        formatTable(
+          ["OVERLAY ENTRY THE SHOP NO LONGER HAS"],
+          drift.map((line) => [line]),
+        ),
+      );
     return drift.length === 0 ? 0 : 1;
   }
 

@@ -92,7 +92,14 @@ export async function runWithDatabase(command: CliCommand, argv: string[]): Prom
     const content = getContent();
     await migrateAndSeed(handle, (db) => seedStatusEntries(db, content.status, { history: content.statusHistory }));
     // With a connected shop the products are the shop's, as the last sync read them.
-    const products = env.CATALOG_SOURCE === "sellauth" ? ((await readLatestSnapshot(handle.db))?.snapshot.products.map((p) => ({ id: p.id, slug: p.path ?? String(p.id), name: p.name })) ?? []) : content.products;
+    const products =
+      env.CATALOG_SOURCE === "sellauth"
+        ? ((await readLatestSnapshot(handle.db))?.snapshot.products.map((p) => ({
+            id: p.id,
+            slug: p.path ?? String(p.id),
+            name: p.name,
+          })) ?? [])
+        : content.products;
     return await command(argv, { db: handle.db, products, out, err });
   } catch (error) {
     err(`Error: ${error instanceof Error ? error.message : String(error)}`);

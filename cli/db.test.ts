@@ -26,15 +26,47 @@ async function fillShopData(db: Kysely<Database>) {
   await db
     .insertInto("status_entries")
     .values([
-      { id: 3, name: "Kestrel Vault", status: "operational", uptime: "99.9", sort_order: 0, updated_at: "2026-01-02T03:04:05.678Z" },
-      { id: 7, name: "Kestrel Studio ✦", status: "exploded", uptime: "", sort_order: 1, updated_at: "2026-01-02T03:04:06.000Z" },
+      {
+        id: 3,
+        name: "Kestrel Vault",
+        status: "operational",
+        uptime: "99.9",
+        sort_order: 0,
+        updated_at: "2026-01-02T03:04:05.678Z",
+      },
+      {
+        id: 7,
+        name: "Kestrel Studio ✦",
+        status: "exploded",
+        uptime: "",
+        sort_order: 1,
+        updated_at: "2026-01-02T03:04:06.000Z",
+      },
     ])
     .execute();
   await db
     .insertInto("incidents")
     .values([
-      { id: 2, title: "Licence server slow", body: "Investigating.\nLine two \"quoted\" \u2028 and 💥", started_at: "2026-02-01T00:00:00.000Z", resolved_at: "2026-02-01T01:30:00.000Z", status: "resolved", products: "[]", opened_by: "operator" },
-      { id: 9, title: "Outage", body: "", started_at: "2026-03-01T10:00:00.000Z", resolved_at: null, status: "identified", products: '["Kestrel Vault"]', opened_by: "probe" },
+      {
+        id: 2,
+        title: "Licence server slow",
+        body: 'Investigating.\nLine two "quoted" \u2028 and 💥',
+        started_at: "2026-02-01T00:00:00.000Z",
+        resolved_at: "2026-02-01T01:30:00.000Z",
+        status: "resolved",
+        products: "[]",
+        opened_by: "operator",
+      },
+      {
+        id: 9,
+        title: "Outage",
+        body: "",
+        started_at: "2026-03-01T10:00:00.000Z",
+        resolved_at: null,
+        status: "identified",
+        products: '["Kestrel Vault"]',
+        opened_by: "probe",
+      },
     ])
     .execute();
   await db
@@ -85,8 +117,22 @@ async function fillShopData(db: Kysely<Database>) {
   await db
     .insertInto("shop_notifications")
     .values([
-      { idempotency_key: "evt-1", invoice_id: "inv_1001", event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", received_at: "2026-04-01T12:05:00.000Z", outcome: "completed", order_id: "0b5c1f0e-9f1e-4c52-9a7e-1d2f3a4b5c6d" },
-      { idempotency_key: "sha256:ab12", invoice_id: null, event: "NOTIFICATION.OTHER", received_at: "2026-04-03T00:00:00.000Z", outcome: "unknown_invoice", order_id: null },
+      {
+        idempotency_key: "evt-1",
+        invoice_id: "inv_1001",
+        event: "NOTIFICATION.SHOP_INVOICE_PROCESSED",
+        received_at: "2026-04-01T12:05:00.000Z",
+        outcome: "completed",
+        order_id: "0b5c1f0e-9f1e-4c52-9a7e-1d2f3a4b5c6d",
+      },
+      {
+        idempotency_key: "sha256:ab12",
+        invoice_id: null,
+        event: "NOTIFICATION.OTHER",
+        received_at: "2026-04-03T00:00:00.000Z",
+        outcome: "unknown_invoice",
+        order_id: null,
+      },
     ])
     .execute();
   await db
@@ -125,8 +171,22 @@ async function fillShopData(db: Kysely<Database>) {
   await db
     .insertInto("reviews_cache")
     .values([
-      { source: "https://vouches.example/shop", fetched_at: "2026-06-01T00:00:00.000Z", payload: JSON.stringify([{ reviewer: "a", text: "<b>great</b> ☆", stars: 5 }]), etag: 'W/"1"', last_error: null, last_attempt_at: "2026-06-01T00:00:00.000Z" },
-      { source: "https://vouches.example/product", fetched_at: null, payload: null, etag: null, last_error: "HTTP 503", last_attempt_at: "2026-06-01T00:01:00.000Z" },
+      {
+        source: "https://vouches.example/shop",
+        fetched_at: "2026-06-01T00:00:00.000Z",
+        payload: JSON.stringify([{ reviewer: "a", text: "<b>great</b> ☆", stars: 5 }]),
+        etag: 'W/"1"',
+        last_error: null,
+        last_attempt_at: "2026-06-01T00:00:00.000Z",
+      },
+      {
+        source: "https://vouches.example/product",
+        fetched_at: null,
+        payload: null,
+        etag: null,
+        last_error: "HTTP 503",
+        last_attempt_at: "2026-06-01T00:01:00.000Z",
+      },
     ])
     .execute();
 }
@@ -141,7 +201,10 @@ async function exportLines(db: Kysely<Database>): Promise<string[]> {
 async function readAllRows(db: Kysely<Database>) {
   const tables: Record<string, unknown[]> = {};
   for (const [table, key] of Object.entries(SHOP_DATA_TABLES)) {
-    const rows = (await db.selectFrom(table as keyof Database).selectAll().execute()) as Array<Record<string, unknown>>;
+    const rows = (await db
+      .selectFrom(table as keyof Database)
+      .selectAll()
+      .execute()) as Array<Record<string, unknown>>;
     tables[table] = rows.sort((a, b) => String(a[key]).localeCompare(String(b[key]), "en", { numeric: true }));
   }
   return tables;
@@ -169,7 +232,10 @@ describe("db export / import", () => {
 
     const exported = await exportLines(source.handle.db);
     expect(exported).toHaveLength(16);
-    expect(JSON.parse(exported[0] ?? "")).toEqual({ table: "status_entries", row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }) });
+    expect(JSON.parse(exported[0] ?? "")).toEqual({
+      table: "status_entries",
+      row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }),
+    });
     expect(await importShopData(middle.handle, exported)).toEqual({
       status_entries: 2,
       status_changes: 2,
@@ -202,16 +268,30 @@ describe("db export / import", () => {
     const source = await freshDatabase("sqlite");
     const target = await freshDatabase(postgres ? "postgres" : "sqlite");
     await fillShopData(source.handle.db);
-    await target.handle.db.insertInto("status_entries").values({ name: "Seeded at first start", status: "operational", uptime: "99", sort_order: 0, updated_at: "2026-01-01T00:00:00.000Z" }).execute();
+    await target.handle.db
+      .insertInto("status_entries")
+      .values({
+        name: "Seeded at first start",
+        status: "operational",
+        uptime: "99",
+        sort_order: 0,
+        updated_at: "2026-01-01T00:00:00.000Z",
+      })
+      .execute();
     const lines = await exportLines(source.handle.db);
 
-    await expect(importShopData(target.handle, lines)).rejects.toThrow("The target database already holds shop data (status_entries: 1); pass --replace to delete it first");
+    await expect(importShopData(target.handle, lines)).rejects.toThrow(
+      "The target database already holds shop data (status_entries: 1); pass --replace to delete it first",
+    );
     expect(await importShopData(target.handle, lines, { replace: true })).toMatchObject({ status_entries: 2 });
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });
 
   it.each([
-    ['{"table":"users","row":{}}', "line 2: table: expected one of status_entries, status_changes, incidents, incident_updates, orders"],
+    [
+      '{"table":"users","row":{}}',
+      "line 2: table: expected one of status_entries, status_changes, incidents, incident_updates, orders",
+    ],
     ['{"table":"incidents","row":{"id":1,"colour":"red"}}', "line 2: incidents has no column colour"],
     ["not json", "line 2: not JSON"],
     ['{"table":"incidents","row":{"id":1,"title":["x"]}}', "line 2: row.title: expected a string, a number or null"],
@@ -219,7 +299,17 @@ describe("db export / import", () => {
     ['{"table":"incidents","row":{"id":1}}', "line 2 (incidents): "],
   ])("stops at a bad line (%s), names it, and writes nothing", async (bad, message) => {
     const target = await freshDatabase("sqlite");
-    const good = JSON.stringify({ table: "status_entries", row: { id: 1, name: "A", status: "operational", uptime: "1", sort_order: 0, updated_at: "2026-01-01T00:00:00.000Z" } });
+    const good = JSON.stringify({
+      table: "status_entries",
+      row: {
+        id: 1,
+        name: "A",
+        status: "operational",
+        uptime: "1",
+        sort_order: 0,
+        updated_at: "2026-01-01T00:00:00.000Z",
+      },
+    });
     await expect(importShopData(target.handle, [good, bad])).rejects.toThrow(message);
     expect(await target.handle.db.selectFrom("status_entries").selectAll().execute()).toEqual([]);
   });
@@ -228,7 +318,9 @@ describe("db export / import", () => {
     const target = await freshDatabase("sqlite");
     await fillShopData(target.handle.db);
     const before = await readAllRows(target.handle.db);
-    await expect(importShopData(target.handle, ["", "> kestrel-storefront@0.1.0 cli", ""], { replace: true })).rejects.toThrow("The input held no rows (expected the output of db export)");
+    await expect(
+      importShopData(target.handle, ["", "> kestrel-storefront@0.1.0 cli", ""], { replace: true }),
+    ).rejects.toThrow("The input held no rows (expected the output of db export)");
     expect(await readAllRows(target.handle.db)).toEqual(before);
   });
 
@@ -237,15 +329,26 @@ describe("db export / import", () => {
     const target = await freshDatabase("sqlite");
     await fillShopData(source.handle.db);
     const env = { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", NODE_NO_WARNINGS: "1" };
-    const exported = spawnSync("npm", ["run", "cli", "--", "db", "export"], { cwd: root, env: { ...env, DATA_DIR: source.dataDir }, encoding: "utf8" });
+    const exported = spawnSync("npm", ["run", "cli", "--", "db", "export"], {
+      cwd: root,
+      env: { ...env, DATA_DIR: source.dataDir },
+      encoding: "utf8",
+    });
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stderr).toContain("Exported 16 rows from SQLite.");
     const file = path.join(makeDataDir(), "shop.jsonl");
     fs.writeFileSync(file, exported.stdout);
 
-    const imported = spawnSync("npm", ["run", "cli", "--", "db", "import"], { cwd: root, env: { ...env, DATA_DIR: target.dataDir }, input: fs.readFileSync(file), encoding: "utf8" });
+    const imported = spawnSync("npm", ["run", "cli", "--", "db", "import"], {
+      cwd: root,
+      env: { ...env, DATA_DIR: target.dataDir },
+      input: fs.readFileSync(file),
+      encoding: "utf8",
+    });
     expect(imported.status, imported.stderr).toBe(0);
-    expect(imported.stdout).toContain("Imported 16 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, reviews_cache 2).");
+    expect(imported.stdout).toContain(
+      "Imported 16 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, reviews_cache 2).",
+    );
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });
 });
@@ -264,12 +367,16 @@ describe("db backup", () => {
     } finally {
       await copy.close();
     }
-    await expect(backupSqlite(source.handle, target)).rejects.toThrow(`${target} already exists: choose a new file name`);
+    await expect(backupSqlite(source.handle, target)).rejects.toThrow(
+      `${target} already exists: choose a new file name`,
+    );
   });
 
   it("points at pg_dump on PostgreSQL", async (ctx) => {
     if (!postgres) ctx.skip("PostgreSQL is not reachable on 127.0.0.1:5432");
     const database = await freshDatabase("postgres");
-    await expect(backupSqlite(database.handle, path.join(makeDataDir(), "x.db"))).rejects.toThrow(/on PostgreSQL use pg_dump/);
+    await expect(backupSqlite(database.handle, path.join(makeDataDir(), "x.db"))).rejects.toThrow(
+      /on PostgreSQL use pg_dump/,
+    );
   });
 });

@@ -37,7 +37,14 @@ export const SHOP_DATA_TABLES = {
  * Tables of short-lived state a running shop rebuilds (spent captchas, chat channel pauses, the shop catalogue it
  * syncs again at boot, pending resyncs, leases, what the probes saw lately): never moved.
  */
-export const TRANSIENT_TABLES: readonly string[] = ["captcha_used", "channel_pauses", "catalogue_snapshots", "catalogue_sync_requests", "leases", "status_probes"];
+export const TRANSIENT_TABLES: readonly string[] = [
+  "captcha_used",
+  "channel_pauses",
+  "catalogue_snapshots",
+  "catalogue_sync_requests",
+  "leases",
+  "status_probes",
+];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;
 const tableNames = Object.keys(SHOP_DATA_TABLES) as ShopDataTable[];
@@ -49,9 +56,13 @@ type UntypedDb = Kysely<Record<string, Row>>;
 
 const exportLineSchema = z.object({
   table: z.enum(tableNames, { message: `expected one of ${tableNames.join(", ")}` }),
-  row: z.record(z.string(), z.union([z.string(), z.number(), z.null()], { message: "expected a string, a number or null" }), {
-    message: "expected an object of column values",
-  }),
+  row: z.record(
+    z.string(),
+    z.union([z.string(), z.number(), z.null()], { message: "expected a string, a number or null" }),
+    {
+      message: "expected an object of column values",
+    },
+  ),
 });
 
 const EXPORT_PAGE_ROWS = 1000;
@@ -80,7 +91,9 @@ export async function* exportShopData(db: Kysely<Database>): AsyncGenerator<stri
  * break lines there, so they are written escaped.
  */
 function toExportLine(table: ShopDataTable, row: Row): string {
-  return JSON.stringify({ table, row }).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify({ table, row })
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** Lines split on "\n" only (a trailing "\r" dropped), however the stream is chunked. */
@@ -116,17 +129,25 @@ export async function countShopData(db: Kysely<Database>): Promise<Partial<Recor
  * Reads export lines into the database in one transaction, ids kept. Refuses a database that holds shop data unless
  * `replace` (which deletes it first). Returns the rows written per table.
  */
-export async function importShopData(handle: DbHandle, lines: AsyncIterable<string> | Iterable<string>, { replace = false } = {}) {
+export async function importShopData(
+  handle: DbHandle,
+  lines: AsyncIterable<string> | Iterable<string>,
+  { replace = false } = {},
+) {
   const columns = new Map((await handle.db.introspection.getTables()).map((table) => [table.name, table.columns]));
   const missing = tableNames.filter((table) => !columns.has(table));
-  if (missing.length > 0) throw new DbCommandError(`The target database has no ${missing.join(", ")} table: is it migrated?`);
+  if (missing.length > 0)
+    throw new DbCommandError(`The target database has no ${missing.join(", ")} table: is it migrated?`);
 
   return handle.db.transaction().execute(async (trx) => {
     const db = trx as unknown as UntypedDb;
     const held = await countShopData(trx);
     if (Object.keys(held).length > 0) {
       const summary = Object.entries(held).map(([table, count]) => `${table}: ${count}`);
-      if (!replace) throw new DbCommandError(`The target database already holds shop data (${summary.join(", ")}); pass --replace to delete it first`);
+      if (!replace)
+        throw new DbCommandError(
+          `The target database already holds shop data (${summary.join(", ")}); pass --replace to delete it first`,
+        );
       for (const table of tableNames) await db.deleteFrom(table).execute();
     }
 
@@ -153,21 +174,25 @@ export async function importShopData(handle: DbHandle, lines: AsyncIterable<stri
       const entry = parseExportLine(line, lineNumber);
       const known = new Set(columns.get(entry.table)?.map((column) => column.name));
       const unknown = Object.keys(entry.row).filter((name) => !known.has(name));
-      if (unknown.length > 0) throw new DbCommandError(`line ${lineNumber}: ${entry.table} has no column ${unknown.join(", ")}`);
+      if (unknown.length > 0)
+        throw new DbCommandError(`line ${lineNumber}: ${entry.table} has no column ${unknown.join(", ")}`);
       if (batch && (batch.table !== entry.table || batch.rows.length >= IMPORT_BATCH_ROWS)) await flush();
       batch ??= { table: entry.table, rows: [], firstLine: lineNumber };
       batch.rows.push(entry.row);
     }
     await flush();
     // Nothing read is a wrong redirect far more often than an empty shop; with --replace it would wipe the target.
-    if (Object.values(written).every((count) => count === 0)) throw new DbCommandError("The input held no rows (expected the output of db export)");
+    if (Object.values(written).every((count) => count === 0))
+      throw new DbCommandError("The input held no rows (expected the output of db export)");
 
     if (handle.dialect === "postgres") {
       // Rows kept their ids, so each SERIAL sequence must continue after the highest one or the next insert collides.
       for (const table of tableNames) {
         for (const column of columns.get(table) ?? []) {
           if (!column.isAutoIncrementing) continue;
-          await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column.name}), COALESCE(MAX(${sql.ref(column.name)}), 1), MAX(${sql.ref(column.name)}) IS NOT NULL) FROM ${sql.table(table)}`.execute(trx);
+          await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column.name}), COALESCE(MAX(${sql.ref(column.name)}), 1), MAX(${sql.ref(column.name)}) IS NOT NULL) FROM ${sql.table(table)}`.execute(
+            trx,
+          );
         }
       }
     }
@@ -194,7 +219,9 @@ function parseExportLine(line: string, lineNumber: number): z.infer<typeof expor
 /** An online copy of the SQLite database in one consistent file (VACUUM INTO), safe while the server writes. */
 export async function backupSqlite(handle: DbHandle, file: string): Promise<string> {
   if (handle.dialect !== "sqlite") {
-    throw new DbCommandError('"db backup" copies the SQLite database; on PostgreSQL use pg_dump (pg_dump --format=custom --file=shop.dump "$DATABASE_URL") or "db export"');
+    throw new DbCommandError(
+      '"db backup" copies the SQLite database; on PostgreSQL use pg_dump (pg_dump --format=custom --file=shop.dump "$DATABASE_URL") or "db export"',
+    );
   }
   const target = path.resolve(file);
   if (fs.existsSync(target)) throw new DbCommandError(`${target} already exists: choose a new file name`);
@@ -219,9 +246,12 @@ export async function runDbCli(argv: string[]): Promise<number> {
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   if (!["export", "import", "backup"].includes(action)) return fail(`Unknown db action "${action}"\n\n${DB_USAGE}`, 2);
-  if (action === "backup" && rest.length !== 1) return fail('"db backup" takes one file name, e.g. npm run cli -- db backup backups/shop.db', 2);
-  if (action !== "backup" && rest.length > 0) return fail(`"db ${action}" takes no arguments (got ${rest.join(" ")})`, 2);
-  if (action === "import" && process.stdin.isTTY) return fail("db import reads the export from standard input: npm run cli -- db import < shop.jsonl", 2);
+  if (action === "backup" && rest.length !== 1)
+    return fail('"db backup" takes one file name, e.g. npm run cli -- db backup backups/shop.db', 2);
+  if (action !== "backup" && rest.length > 0)
+    return fail(`"db ${action}" takes no arguments (got ${rest.join(" ")})`, 2);
+  if (action === "import" && process.stdin.isTTY)
+    return fail("db import reads the export from standard input: npm run cli -- db import < shop.jsonl", 2);
 
   let env: ReturnType<typeof parseEnv>;
   try {
@@ -247,7 +277,12 @@ export async function runDbCli(argv: string[]): Promise<number> {
       const written = await importShopData(handle, readLines(process.stdin), { replace: values.replace });
       const total = Object.values(written).reduce((sum, count) => sum + count, 0);
       if (values.json) out(JSON.stringify({ imported: written }));
-      else out(`Imported ${total} rows (${Object.entries(written).map(([table, count]) => `${table} ${count}`).join(", ")}).`);
+      else
+        out(
+          `Imported ${total} rows (${Object.entries(written)
+            .map(([table, count]) => `${table} ${count}`)
+            .join(", ")}).`,
+        );
     } else {
       const target = await backupSqlite(handle, rest[0] ?? "");
       if (values.json) out(JSON.stringify({ backup: target, bytes: fs.statSync(target).size }));

@@ -1,5 +1,12 @@
 import { type Incident, INCIDENT_STATUSES, incidentPath } from "~/features/status/status";
-import { addIncident, listIncidents, parseIncidentId, resolveIncident, StatusAdminError, updateIncident } from "~/features/status/status-admin.server";
+import {
+  addIncident,
+  listIncidents,
+  parseIncidentId,
+  resolveIncident,
+  StatusAdminError,
+  updateIncident,
+} from "~/features/status/status-admin.server";
 import { loadIncident } from "~/features/status/status.server";
 import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
 
@@ -26,7 +33,13 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
       const incidents = await listIncidents(db, { includeResolved: values.all });
       if (values.json) out(JSON.stringify(incidents, null, 2));
       else if (incidents.length === 0) out(values.all ? "No incidents." : "No open incidents.");
-      else out(formatTable(["ID", "STATUS", "STARTED", "RESOLVED", "TITLE"], incidents.map((i) => [String(i.id), i.status, i.startedAt, i.resolvedAt ?? "open", i.title])));
+      else
+        out(
+          formatTable(
+            ["ID", "STATUS", "STARTED", "RESOLVED", "TITLE"],
+            incidents.map((i) => [String(i.id), i.status, i.startedAt, i.resolvedAt ?? "open", i.title]),
+          ),
+        );
       return 0;
     }
     if (action === "show") {
@@ -39,23 +52,38 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
     }
     if (action === "add") {
       if (rest.length > 0) return fail(`Unexpected arguments: ${rest.join(" ")} (use --title and --body)`, 2);
-      if (values.title === undefined || values.body === undefined) return fail(`"incidents add" needs --title and --body\n\n${INCIDENTS_USAGE}`, 2);
-      const incident = await addIncident(db, { title: values.title, body: values.body, status: values.status, products: values.product }, products);
+      if (values.title === undefined || values.body === undefined)
+        return fail(`"incidents add" needs --title and --body\n\n${INCIDENTS_USAGE}`, 2);
+      const incident = await addIncident(
+        db,
+        { title: values.title, body: values.body, status: values.status, products: values.product },
+        products,
+      );
       print(incident, `Incident ${incident.id} opened: ${incident.title} (${incidentPath(incident.id)})`);
       return 0;
     }
     if (action === "update") {
       if (rest.length > 1) return fail(`"incidents update" takes one id (got ${rest.join(" ")})`, 2);
       const id = parseIncidentId(rest[0]);
-      if (values.status === undefined || values.body === undefined) return fail(`"incidents update" needs --status and --body\n\n${INCIDENTS_USAGE}`, 2);
+      if (values.status === undefined || values.body === undefined)
+        return fail(`"incidents update" needs --status and --body\n\n${INCIDENTS_USAGE}`, 2);
       const incident = await updateIncident(db, id, { status: values.status, body: values.body });
       print(incident, `Incident ${incident.id} is now ${incident.status}: ${incident.title}`);
       return 0;
     }
     if (action === "resolve") {
       if (rest.length > 1) return fail(`"incidents resolve" takes one id (got ${rest.join(" ")})`, 2);
-      const { incident, alreadyResolved } = await resolveIncident(db, parseIncidentId(rest[0]), new Date(), values.body);
-      out(values.json ? JSON.stringify({ ...incident, alreadyResolved }, null, 2) : describeResolution(incident, alreadyResolved));
+      const { incident, alreadyResolved } = await resolveIncident(
+        db,
+        parseIncidentId(rest[0]),
+        new Date(),
+        values.body,
+      );
+      out(
+        values.json
+          ? JSON.stringify({ ...incident, alreadyResolved }, null, 2)
+          : describeResolution(incident, alreadyResolved),
+      );
       return 0;
     }
   } catch (error) {
@@ -66,7 +94,9 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
 };
 
 function describeResolution(incident: Incident, alreadyResolved: boolean): string {
-  return alreadyResolved ? `Incident ${incident.id} was already resolved at ${incident.resolvedAt}` : `Incident ${incident.id} resolved: ${incident.title}`;
+  return alreadyResolved
+    ? `Incident ${incident.id} was already resolved at ${incident.resolvedAt}`
+    : `Incident ${incident.id} resolved: ${incident.title}`;
 }
 
 function describeIncident(incident: Incident): string {

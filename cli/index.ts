@@ -11,8 +11,14 @@ const commands: Record<string, { summary: string; run: (argv: string[]) => Promi
   incidents: { summary: "list, add or resolve incidents shown on /status", run: runIncidentsCli },
   support: { summary: "list, show or retry support chat requests and their delivery", run: runSupportCli },
   orders: { summary: "list or show checkout orders and the shop notifications that changed them", run: runOrdersCli },
-  catalog: { summary: "the connected shop's catalogue: last sync, a starter content overlay, overlay entries the shop dropped", run: runCatalogCli },
-  db: { summary: "export or import the shop's data as JSON Lines (SQLite <-> PostgreSQL), or back up SQLite", run: runDbCli },
+  catalog: {
+    summary: "the connected shop's catalogue: last sync, a starter content overlay, overlay entries the shop dropped",
+    run: runCatalogCli,
+  },
+  db: {
+    summary: "export or import the shop's data as JSON Lines (SQLite <-> PostgreSQL), or back up SQLite",
+    run: runDbCli,
+  },
 };
 
 function usage(): string {

@@ -14,11 +14,18 @@ describe("orders CLI", () => {
   const run = (...argv: string[]) => {
     stdout = [];
     stderr = [];
-    const context: CliContext = { db: database.handle.db, products, out: (t) => stdout.push(t), err: (t) => stderr.push(t) };
+    const context: CliContext = {
+      db: database.handle.db,
+      products,
+      out: (t) => stdout.push(t),
+      err: (t) => stderr.push(t),
+    };
     return ordersCommand(argv, context);
   };
   const notify = async (invoiceId: string, key: string) => {
-    const raw = Buffer.from(JSON.stringify({ event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", data: { invoice_id: invoiceId } }));
+    const raw = Buffer.from(
+      JSON.stringify({ event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", data: { invoice_id: invoiceId } }),
+    );
     const secret = "cli-test-secret";
     await receiveShopNotification({ db: database.handle.db, secret, provider: "sellauth", shopId: "151480" }, raw, {
       signature: signShopNotification(raw, secret),
@@ -30,7 +37,14 @@ describe("orders CLI", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("sqlite");
-    const cart = { productId: 446894, productName: "Kestrel Studio", variantId: 653023, durationLabel: "Lifetime", quantity: 1, amountCents: 29993 };
+    const cart = {
+      productId: 446894,
+      productName: "Kestrel Studio",
+      variantId: 653023,
+      durationLabel: "Lifetime",
+      quantity: 1,
+      amountCents: 29993,
+    };
     paidId = await createPendingOrder(database.handle.db, { provider: "sellauth", invoiceId: "5001", cart });
     await createPendingOrder(database.handle.db, { provider: "sellauth", invoiceId: "5002", cart });
     await notify("5001", "evt-5001");
@@ -61,6 +75,8 @@ describe("orders CLI", () => {
 
   it("lists notifications for unknown invoices", async () => {
     expect(await run("notifications", "--unknown", "--json")).toBe(0);
-    expect(JSON.parse(stdout.join("\n"))).toMatchObject([{ invoice_id: "999", outcome: "unknown_invoice", order_id: null }]);
+    expect(JSON.parse(stdout.join("\n"))).toMatchObject([
+      { invoice_id: "999", outcome: "unknown_invoice", order_id: null },
+    ]);
   });
 });

@@ -29,7 +29,8 @@ export const ordersCommand: CliCommand = async (argv, { db, products, out, err }
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
   const limit = values.limit === undefined ? 100 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return fail("--limit must be a whole number from 1 to 10000", 2);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    return fail("--limit must be a whole number from 1 to 10000", 2);
 
   if (action === "list") {
     if (rest.length > 0) return fail(`"orders list" takes no arguments (got ${rest.join(" ")})`, 2);
@@ -65,7 +66,9 @@ export const ordersCommand: CliCommand = async (argv, { db, products, out, err }
     if (rest.length !== 1) return fail(`"orders show" takes one order id`, 2);
     const order = await findOrder(db, rest[0] ?? "");
     if (!order) return fail(`No order with id ${rest[0]}`);
-    const notifications = order.provider_invoice_id ? await listShopNotifications(db, { invoiceId: order.provider_invoice_id, limit }) : [];
+    const notifications = order.provider_invoice_id
+      ? await listShopNotifications(db, { invoiceId: order.provider_invoice_id, limit })
+      : [];
     if (values.json) {
       out(JSON.stringify({ ...order, notifications }, null, 2));
       return 0;
@@ -87,14 +90,25 @@ export const ordersCommand: CliCommand = async (argv, { db, products, out, err }
 
   if (action === "notifications") {
     if (rest.length > 0) return fail(`"orders notifications" takes no arguments (got ${rest.join(" ")})`, 2);
-    const notifications = await listShopNotifications(db, { outcome: values.unknown ? "unknown_invoice" : undefined, limit });
+    const notifications = await listShopNotifications(db, {
+      outcome: values.unknown ? "unknown_invoice" : undefined,
+      limit,
+    });
     if (values.json) out(JSON.stringify(notifications, null, 2));
-    else if (notifications.length === 0) out(values.unknown ? "No notifications for unknown invoices." : "No shop notifications.");
+    else if (notifications.length === 0)
+      out(values.unknown ? "No notifications for unknown invoices." : "No shop notifications.");
     else {
       out(
         formatTable(
           ["RECEIVED", "EVENT", "INVOICE", "OUTCOME", "ORDER", "IDEMPOTENCY KEY"],
-          notifications.map((n) => [n.received_at, n.event, n.invoice_id ?? "—", n.outcome, n.order_id ?? "—", n.idempotency_key]),
+          notifications.map((n) => [
+            n.received_at,
+            n.event,
+            n.invoice_id ?? "—",
+            n.outcome,
+            n.order_id ?? "—",
+            n.idempotency_key,
+          ]),
         ),
       );
     }

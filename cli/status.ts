@@ -23,14 +23,20 @@ export const statusCommand: CliCommand = async (argv, { db, products, out, err }
       out(
         formatTable(
           ["PRODUCT", "STATUS", "UPTIME (90 DAYS)", "UPDATED"],
-          rows.map((r) => [r.name, r.status === r.storedStatus ? r.status : `${r.storedStatus} (shown as unknown)`, r.uptime === null ? "no data" : `${r.uptime}%`, r.updatedAt]),
+          rows.map((r) => [
+            r.name,
+            r.status === r.storedStatus ? r.status : `${r.storedStatus} (shown as unknown)`,
+            r.uptime === null ? "no data" : `${r.uptime}%`,
+            r.updatedAt,
+          ]),
         ),
       );
     return 0;
   }
   if (action === "set") {
     const [product, status, ...extra] = rest;
-    if (product === undefined || status === undefined) return fail(`"status set" needs a product and a status\n\n${STATUS_USAGE}`, 2);
+    if (product === undefined || status === undefined)
+      return fail(`"status set" needs a product and a status\n\n${STATUS_USAGE}`, 2);
     if (extra.length > 0) return fail(`Unexpected arguments: ${extra.join(" ")} (quote product names with spaces)`, 2);
     try {
       const row = await setProductStatus(db, { product, status, uptime: values.uptime }, products);

@@ -14,7 +14,12 @@ describe("support CLI", () => {
   const run = (...argv: string[]) => {
     stdout = [];
     stderr = [];
-    const context: CliContext = { db: database.handle.db, products: [], out: (t) => stdout.push(t), err: (t) => stderr.push(t) };
+    const context: CliContext = {
+      db: database.handle.db,
+      products: [],
+      out: (t) => stdout.push(t),
+      err: (t) => stderr.push(t),
+    };
     return supportCommand(argv, context);
   };
   const keyReset = { category: "Key Reset" as const, answers: ["Kestrel Vault", "New PC", "me@example.com"] };
@@ -32,12 +37,16 @@ describe("support CLI", () => {
   it("lists requests as a table, filtered by status, and as JSON", async () => {
     const parked = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: false });
     expect(await run("list")).toBe(0);
-    expect(stdout.join("\n")).toMatch(new RegExp(`^ID\\s+CREATED\\s+CATEGORY\\s+DELIVERY[\\s\\S]*${parked.id}\\s+\\S+\\s+Key Reset\\s+no_channel\\s+0`));
+    expect(stdout.join("\n")).toMatch(
+      new RegExp(`^ID\\s+CREATED\\s+CATEGORY\\s+DELIVERY[\\s\\S]*${parked.id}\\s+\\S+\\s+Key Reset\\s+no_channel\\s+0`),
+    );
     expect(await run("list", "--status", "delivered")).toBe(0);
     expect(stdout).toEqual(["No delivered support requests."]);
     expect(await run("list", "--status", "nope")).toBe(2);
     expect(await run("list", "--status", "no_channel", "--json")).toBe(0);
-    expect(JSON.parse(stdout.join("\n"))).toMatchObject([{ id: parked.id, deliveryStatus: "no_channel", answers: keyReset.answers }]);
+    expect(JSON.parse(stdout.join("\n"))).toMatchObject([
+      { id: parked.id, deliveryStatus: "no_channel", answers: keyReset.answers },
+    ]);
   });
 
   it("shows one request with its questions and answers", async () => {
@@ -49,7 +58,11 @@ describe("support CLI", () => {
   });
 
   it("shows direction overrides and invisible characters in answers as visible marks", async () => {
-    const request = await insertSupportRequest(database.handle.db, { ...keyReset, answers: ["Kestrel Vault", "New\u200BPC", "me@\u202Emoc.elpmaxe"] }, { channelConfigured: false });
+    const request = await insertSupportRequest(
+      database.handle.db,
+      { ...keyReset, answers: ["Kestrel Vault", "New\u200BPC", "me@\u202Emoc.elpmaxe"] },
+      { channelConfigured: false },
+    );
     expect(await run("show", request.id)).toBe(0);
     expect(stdout.join("\n")).toContain("    New[U+200B]PC\n");
     expect(stdout.join("\n")).toContain("    me@[U+202E]moc.elpmaxe");

@@ -1,5 +1,11 @@
 import { markHiddenCharacters } from "~/features/support-relay/chat-channel.server";
-import { DELIVERY_STATUSES, type DeliveryStatus, findSupportRequest, listSupportRequests, type SupportRequest } from "~/features/support-relay/support-outbox.server";
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  findSupportRequest,
+  listSupportRequests,
+  type SupportRequest,
+} from "~/features/support-relay/support-outbox.server";
 import { retrySupportRequests } from "~/features/support-relay/support-relay.server";
 import { getEnv } from "~/platform/env.server";
 import { closeRedis } from "~/platform/redis.server";
@@ -34,7 +40,10 @@ function describeRequest(request: SupportRequest): string {
   lines.push("");
   request.questions.forEach((question, i) => {
     // Marked as in the chat channel: a direction override must not make an answer read differently here either.
-    lines.push(`  ${question}`, `    ${markHiddenCharacters(request.answers[i] ?? "No answer provided").replace(/\n/g, "\n    ")}`);
+    lines.push(
+      `  ${question}`,
+      `    ${markHiddenCharacters(request.answers[i] ?? "No answer provided").replace(/\n/g, "\n    ")}`,
+    );
   });
   return lines.join("\n");
 }
@@ -52,7 +61,8 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
       return fail(`--status must be one of ${DELIVERY_STATUSES.join(", ")} (got "${status}")`, 2);
     }
     const limit = values.limit === undefined ? 100 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return fail(`--limit must be a whole number from 1 to 10000`, 2);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+      return fail(`--limit must be a whole number from 1 to 10000`, 2);
     const requests = await listSupportRequests(db, { status: status as DeliveryStatus | undefined, limit });
     if (values.json) out(JSON.stringify(requests, null, 2));
     else if (requests.length === 0) out(status ? `No ${status} support requests.` : "No support requests.");
@@ -76,22 +86,35 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
   }
 
   if (action === "retry") {
-    if (values.failed ? rest.length > 0 : rest.length !== 1) return fail(`"support retry" takes one request id, or --failed`, 2);
+    if (values.failed ? rest.length > 0 : rest.length !== 1)
+      return fail(`"support retry" takes one request id, or --failed`, 2);
     const env = getEnv();
-    if (!env.SUPPORT_WEBHOOK_URL) return fail("SUPPORT_WEBHOOK_URL is not set: configure the chat channel first, then retry.");
+    if (!env.SUPPORT_WEBHOOK_URL)
+      return fail("SUPPORT_WEBHOOK_URL is not set: configure the chat channel first, then retry.");
     const target = values.failed ? { allUndelivered: true as const } : { id: rest[0] ?? "" };
     if (!values.failed) {
       const existing = await findSupportRequest(db, rest[0] ?? "");
       if (!existing) return fail(`No support request with id ${rest[0]}`);
-      if (existing.deliveryStatus === "delivered") return fail(`Support request ${existing.id} was already delivered at ${existing.deliveredAt}`);
+      if (existing.deliveryStatus === "delivered")
+        return fail(`Support request ${existing.id} was already delivered at ${existing.deliveredAt}`);
     }
-    const { queued, ...pass } = await retrySupportRequests(db, env.DATABASE_URL ? "postgres" : "sqlite", env.SUPPORT_WEBHOOK_URL, target);
+    const { queued, ...pass } = await retrySupportRequests(
+      db,
+      env.DATABASE_URL ? "postgres" : "sqlite",
+      env.SUPPORT_WEBHOOK_URL,
+      target,
+    );
     if (values.json) out(JSON.stringify({ queued, ...pass }, null, 2));
     else if (queued.length === 0) out("Nothing to retry: no failed or no_channel support requests.");
     else {
-      out(`Queued ${queued.length} request(s): ${pass.delivered.length} delivered, ${pass.retrying.length} will be retried, ${pass.failed.length} failed.`);
+      out(
+        `Queued ${queued.length} request(s): ${pass.delivered.length} delivered, ${pass.retrying.length} will be retried, ${pass.failed.length} failed.`,
+      );
       const others = queued.length - pass.delivered.length - pass.retrying.length - pass.failed.length;
-      if (pass.pausedUntil) out(`The chat channel asked us to wait until ${pass.pausedUntil.toISOString()}: ${others} request(s) go out after that.`);
+      if (pass.pausedUntil)
+        out(
+          `The chat channel asked us to wait until ${pass.pausedUntil.toISOString()}: ${others} request(s) go out after that.`,
+        );
       else if (others > 0) out(`${others} request(s) were being delivered by a running server.`);
     }
     return pass.failed.length > 0 ? 1 : 0;

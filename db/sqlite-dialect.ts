@@ -4,7 +4,9 @@ import { SqliteDialect } from "kysely";
 /** Kysely's SqliteDialect expects better-sqlite3's shape; node:sqlite takes parameters spread, not as one array. */
 export function createNodeSqliteDialect(file: string): { dialect: SqliteDialect; raw: DatabaseSync } {
   const raw = new DatabaseSync(file);
-  raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
+  raw.exec(
+    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
+  );
   const database = {
     close: () => raw.close(),
     prepare(sql: string) {

@@ -21,7 +21,18 @@ const QUERY_WARMUP_ROUNDS = 20;
 const QUERY_ROUNDS = 50;
 /** No library gets to cut the result list short: the catalogue pages through, and shows, every match. */
 const RESULT_LIMIT = PRODUCT_COUNT;
-const QUERIES = ["vault", "vualt", "vaúlt", "stu", "kestrel studio", "capture ultimate", "vault utilities", "amber", "edition", "zzzz"];
+const QUERIES = [
+  "vault",
+  "vualt",
+  "vaúlt",
+  "stu",
+  "kestrel studio",
+  "capture ultimate",
+  "vault utilities",
+  "amber",
+  "edition",
+  "zzzz",
+];
 const KESTREL_VAULT_ID = 446889;
 const CATEGORY_LABELS = { utilities: "Utilities", creator: "Creator Tools" };
 
@@ -100,7 +111,10 @@ function miniSearchCandidate(MiniSearch) {
       .filter(Boolean)
       .map((word) =>
         word.length >= 5
-          ? { combineWith: "OR", queries: [word, { queries: adjacentTranspositions(word), fuzzy: false, prefix: false }] }
+          ? {
+              combineWith: "OR",
+              queries: [word, { queries: adjacentTranspositions(word), fuzzy: false, prefix: false }],
+            }
           : word,
       ),
   });
@@ -116,7 +130,11 @@ function miniSearchCandidate(MiniSearch) {
     search: (index, query) =>
       index
         .search(queryTree(query))
-        .map((r) => ({ id: r.id, score: r.score, inName: Object.values(r.match).filter((fields) => fields.includes("name")).length }))
+        .map((r) => ({
+          id: r.id,
+          score: r.score,
+          inName: Object.values(r.match).filter((fields) => fields.includes("name")).length,
+        }))
         .sort((a, b) => b.inName - a.inName || b.score - a.score)
         .map((r) => r.id),
     serialize: (index) => JSON.stringify(index),
@@ -138,7 +156,11 @@ function flexSearchCandidate(FlexSearch, { tokenize, encoder, label, note }) {
         document: { id: "id", index: ["name", "text"] },
       });
       for (const d of docs) {
-        index.add({ id: d.id, name: d.name, text: `${d.name} \n ${d.description} \n ${d.features} \n ${d.categoryLabel}` });
+        index.add({
+          id: d.id,
+          name: d.name,
+          text: `${d.name} \n ${d.description} \n ${d.features} \n ${d.categoryLabel}`,
+        });
       }
       return index;
     },
@@ -179,7 +201,11 @@ function oramaCandidate(Orama) {
     },
     async search(db, query) {
       // One tolerance per search, not per word: 1 when any word has 5+ letters (then short words get it too).
-      const tolerance = fold(query).split(/\s+/).some((w) => w.length >= 5) ? 1 : 0;
+      const tolerance = fold(query)
+        .split(/\s+/)
+        .some((w) => w.length >= 5)
+        ? 1
+        : 0;
       // threshold 0: every word must match (within one property); limit: all matches.
       let result = search(db, { term: query, tolerance, threshold: 0, boost: { name: 3 }, limit: RESULT_LIMIT });
       if (result instanceof Promise) result = await result;
@@ -197,7 +223,10 @@ function oramaCandidate(Orama) {
 
 /** The installed version, read from the package.json above the entry point (some packages do not export it). */
 function libraryVersion(name) {
-  const roots = [import.meta.url, process.env.SEARCH_LIBS_DIR && pathToFileURL(path.join(path.resolve(process.env.SEARCH_LIBS_DIR), "_")).href];
+  const roots = [
+    import.meta.url,
+    process.env.SEARCH_LIBS_DIR && pathToFileURL(path.join(path.resolve(process.env.SEARCH_LIBS_DIR), "_")).href,
+  ];
   for (const root of roots.filter(Boolean)) {
     let dir;
     try {
@@ -294,7 +323,8 @@ async function measure(candidate, docs, products) {
 
 // ---------------------------------------------------------------------------------------------------------------------
 
-const fmt = (n, digits = 1) => (n == null ? "n/a" : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (n, digits = 1) =>
+  n == null ? "n/a" : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
   const products = generateProducts(PRODUCT_COUNT);
@@ -302,15 +332,24 @@ async function main() {
 
   const candidates = [];
   const MiniSearchModule = await importLibrary("minisearch");
-  if (MiniSearchModule) candidates.push(miniSearchCandidate(MiniSearchModule.default?.default ?? MiniSearchModule.default));
+  if (MiniSearchModule)
+    candidates.push(miniSearchCandidate(MiniSearchModule.default?.default ?? MiniSearchModule.default));
   const FlexSearch = await importLibrary("flexsearch");
   const Orama = await importLibrary("@orama/orama");
   if (FlexSearch) {
     // FlexSearch has no edit distance; typos are tolerated by a phonetic encoder or by the `tolerant` tokenizer.
     const variants = [
       ["forward", "Normalize", "no typo tolerance at all"],
-      ["forward", "LatinExtra", "phonetic codes, not edit distance: `zzzz` encodes to `s` and prefix-matches every product"],
-      ["tolerant", "Normalize", "the `tolerant` tokenizer (swapped or missing letters) replaces `forward`: no prefix search"],
+      [
+        "forward",
+        "LatinExtra",
+        "phonetic codes, not edit distance: `zzzz` encodes to `s` and prefix-matches every product",
+      ],
+      [
+        "tolerant",
+        "Normalize",
+        "the `tolerant` tokenizer (swapped or missing letters) replaces `forward`: no prefix search",
+      ],
     ];
     for (const [tokenize, encoder, note] of variants) {
       candidates.push(flexSearchCandidate(FlexSearch, { tokenize, encoder, label: encoder, note }));
@@ -321,14 +360,20 @@ async function main() {
 
   console.log(`# Catalogue search libraries, ${PRODUCT_COUNT.toLocaleString("en-US")} generated products`);
   console.log();
-  console.log(`${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${os.cpus()[0]?.model.trim()} × ${os.availableParallelism()} · build median of ${BUILD_RUNS}, queries ${QUERY_ROUNDS} rounds of ${QUERIES.length} after ${QUERY_WARMUP_ROUNDS} warm-up rounds`);
+  console.log(
+    `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${os.cpus()[0]?.model.trim()} × ${os.availableParallelism()} · build median of ${BUILD_RUNS}, queries ${QUERY_ROUNDS} rounds of ${QUERIES.length} after ${QUERY_WARMUP_ROUNDS} warm-up rounds`,
+  );
   if (missing.length) {
     console.log();
-    console.log(`> Skipped ${missing.join(", ")} (not installed): npm i --no-save flexsearch@0.8.212 @orama/orama@3.1.18 — or install them elsewhere and set SEARCH_LIBS_DIR=<that>/node_modules`);
+    console.log(
+      `> Skipped ${missing.join(", ")} (not installed): npm i --no-save flexsearch@0.8.212 @orama/orama@3.1.18 — or install them elsewhere and set SEARCH_LIBS_DIR=<that>/node_modules`,
+    );
   }
   if (typeof globalThis.gc !== "function") {
     console.log();
-    console.log("> Note: global.gc() is unavailable, so heap growth includes garbage; run with `node --expose-gc` for the real figure.");
+    console.log(
+      "> Note: global.gc() is unavailable, so heap growth includes garbage; run with `node --expose-gc` for the real figure.",
+    );
   }
 
   const rows = [];
@@ -338,10 +383,14 @@ async function main() {
   }
 
   console.log();
-  console.log("| Library | Build (ms) | Heap (MB) | Serialized (KB) | Query median (µs) | Query p95 (µs) | `vualt` → Kestrel Vault | `vaúlt` → Kestrel Vault | `zzzz` → nothing | Kestrel Studio first for `stu` / `kestrel studio` |");
+  console.log(
+    "| Library | Build (ms) | Heap (MB) | Serialized (KB) | Query median (µs) | Query p95 (µs) | `vualt` → Kestrel Vault | `vaúlt` → Kestrel Vault | `zzzz` → nothing | Kestrel Studio first for `stu` / `kestrel studio` |",
+  );
   console.log("|---|--:|--:|--:|--:|--:|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.name} | ${fmt(r.buildMs, 0)} | ${fmt(r.heapMb)} | ${r.serializedKb == null ? "n/a" : fmt(r.serializedKb, 0)} | ${fmt(r.queryMedianUs, 0)} | ${fmt(r.queryP95Us, 0)} | ${r.vualt} | ${r.accented} | ${r.zzzzEmpty} | ${r.studioFirst} |`);
+    console.log(
+      `| ${r.name} | ${fmt(r.buildMs, 0)} | ${fmt(r.heapMb)} | ${r.serializedKb == null ? "n/a" : fmt(r.serializedKb, 0)} | ${fmt(r.queryMedianUs, 0)} | ${fmt(r.queryP95Us, 0)} | ${r.vualt} | ${r.accented} | ${r.zzzzEmpty} | ${r.studioFirst} |`,
+    );
   }
 
   console.log();
@@ -350,7 +399,9 @@ async function main() {
   console.log(`| Query | ${rows.map((r) => r.name).join(" | ")} |`);
   console.log(`|---|${rows.map(() => "--:").join("|")}|`);
   for (const q of QUERIES) {
-    console.log(`| \`${q}\` | ${rows.map((r) => `${r.counts[q].toLocaleString("en-US")} (${fmt(r.perQueryUs[q], 0)})`).join(" | ")} |`);
+    console.log(
+      `| \`${q}\` | ${rows.map((r) => `${r.counts[q].toLocaleString("en-US")} (${fmt(r.perQueryUs[q], 0)})`).join(" | ")} |`,
+    );
   }
 
   const limits = rows.filter((r) => r.cannot.length);

@@ -16,11 +16,35 @@ import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
 import { benchShop } from "./lib/bench-shop.mjs";
-import { BROWSER_HEADERS, CHROME_FLAGS, CONNECTIONS, DURATION, documentSize, FIRST_ROUND_TRIP_BYTES, kb, lighthouseRun, load, median, rssAfterGc, rssMb, SERVER_NODE_OPTIONS, spread } from "./lib/bench-measure.mjs";
+import {
+  BROWSER_HEADERS,
+  CHROME_FLAGS,
+  CONNECTIONS,
+  DURATION,
+  documentSize,
+  FIRST_ROUND_TRIP_BYTES,
+  kb,
+  lighthouseRun,
+  load,
+  median,
+  rssAfterGc,
+  rssMb,
+  SERVER_NODE_OPTIONS,
+  spread,
+} from "./lib/bench-measure.mjs";
 import { startNoScriptCopy } from "./lib/no-script-copy.mjs";
 
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
-const ALL_LIGHTHOUSE_ROUTES = ["/", "/products", "/product/446894", "/status", "/faq", "/reviews", "/docs", "/reseller"];
+const ALL_LIGHTHOUSE_ROUTES = [
+  "/",
+  "/products",
+  "/product/446894",
+  "/status",
+  "/faq",
+  "/reviews",
+  "/docs",
+  "/reseller",
+];
 // BENCH_ROUTES="/,/faq" narrows Lighthouse to some routes while iterating on one change.
 const LIGHTHOUSE_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : ALL_LIGHTHOUSE_ROUTES;
 const LOAD_ROUTES = ["/", "/products", "/product/446894", "/status", "/api/status"];
@@ -32,17 +56,24 @@ if (ONLY !== undefined && ONLY !== "catalogue" && ONLY !== "shop") {
   process.exit(2);
 }
 
-console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, Node ${process.version}`);
+console.log(
+  `# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, Node ${process.version}`,
+);
 if (process.env.BENCH_NO_BUILD) {
   if (!fs.existsSync(path.join(BUILD_DIR, "server"))) {
-    console.error(`BENCH_NO_BUILD: no build in ${BUILD_DIR}/ (build it with BUILD_DIR=${BUILD_DIR} react-router build)`);
+    console.error(
+      `BENCH_NO_BUILD: no build in ${BUILD_DIR}/ (build it with BUILD_DIR=${BUILD_DIR} react-router build)`,
+    );
     process.exit(1);
   }
   console.log(`using the build in ${BUILD_DIR}/ as it is (BENCH_NO_BUILD)`);
 } else {
   console.log(`building into ${BUILD_DIR}/ ...`);
   // The CLI run by this Node (its shebang would take whichever `node` is first on PATH).
-  const build = spawnSync(process.execPath, ["node_modules/.bin/react-router", "build"], { env: { ...process.env, BUILD_DIR }, encoding: "utf8" });
+  const build = spawnSync(process.execPath, ["node_modules/.bin/react-router", "build"], {
+    env: { ...process.env, BUILD_DIR },
+    encoding: "utf8",
+  });
   if (build.status !== 0) {
     console.error(build.stdout, build.stderr);
     process.exit(1);
@@ -50,7 +81,8 @@ if (process.env.BENCH_NO_BUILD) {
 }
 
 if (ONLY === undefined) await benchPages();
-if (ONLY === "catalogue" || (ONLY === undefined && !process.env.BENCH_SKIP_CATALOGUE)) await benchCatalogue({ buildDir: BUILD_DIR });
+if (ONLY === "catalogue" || (ONLY === undefined && !process.env.BENCH_SKIP_CATALOGUE))
+  await benchCatalogue({ buildDir: BUILD_DIR });
 if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) await benchShop({ buildDir: BUILD_DIR });
 
 /** The page sections: first-load JS, documents, Lighthouse beside no-script copies, autocannon, memory. */
@@ -61,30 +93,53 @@ async function benchPages() {
 
   try {
     // Warm-up: every page once, so code paths are compiled and first renders cached.
-    for (const route of [...LIGHTHOUSE_ROUTES, ...LOAD_ROUTES]) await (await fetch(server.url + route, { headers: BROWSER_HEADERS })).arrayBuffer();
+    for (const route of [...LIGHTHOUSE_ROUTES, ...LOAD_ROUTES])
+      await (await fetch(server.url + route, { headers: BROWSER_HEADERS })).arrayBuffer();
     const idleRss = await measureIdleRss();
 
     console.log("\n## First-load JavaScript on / (from the build manifest, compressed)");
     const firstLoad = firstLoadJs("/", "routes/home");
-    console.log(`${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`);
+    console.log(
+      `${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`,
+    );
 
     console.log("\n## Documents as a browser gets them (gzip body + response headers)");
-    console.log(`A new connection's first round trip carries ${FIRST_ROUND_TRIP_BYTES} bytes (10 TCP segments, as Lighthouse's simulation models it); a page past that waits one more round trip.`);
+    console.log(
+      `A new connection's first round trip carries ${FIRST_ROUND_TRIP_BYTES} bytes (10 TCP segments, as Lighthouse's simulation models it); a page past that waits one more round trip.`,
+    );
     console.log("| route | body | headers | total | first round trip |");
     console.log("|---|---|---|---|---|");
     for (const route of LIGHTHOUSE_ROUTES) {
       const document = await documentSize(server.url + route);
-      console.log(`| ${route} | ${document.body} B | ${document.headers} B | ${document.body + document.headers} B | ${document.body + document.headers <= FIRST_ROUND_TRIP_BYTES ? "fits" : "spills over"} |`);
+      console.log(
+        `| ${route} | ${document.body} B | ${document.headers} B | ${document.body + document.headers} B | ${document.body + document.headers <= FIRST_ROUND_TRIP_BYTES ? "fits" : "spills over"} |`,
+      );
     }
 
-    console.log(`\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling), ${LIGHTHOUSE_RUNS} run(s) per page: median (min–max)`);
-    console.log("Each route beside the same page with its scripts taken out (the limit for that page); ratio = ours / no-script, medians;");
+    console.log(
+      `\n## Lighthouse ${(await import("lighthouse/package.json", { with: { type: "json" } })).default.version} (mobile, simulated throttling), ${LIGHTHOUSE_RUNS} run(s) per page: median (min–max)`,
+    );
+    console.log(
+      "Each route beside the same page with its scripts taken out (the limit for that page); ratio = ours / no-script, medians;",
+    );
     console.log("runs at target = the runs with performance 100 and TBT ≤ 50 ms, of those that completed.");
     // Blocking time scales with whatever else runs on the machine: the load says whether a run can be compared.
-    console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-    console.log("| route | perf | FCP | LCP | TBT | CLS | a11y | BP | SEO | JS transferred | total transferred | runs at target | FCP ratio | LCP ratio |");
+    console.log(
+      `load average before: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
+    console.log(
+      "| route | perf | FCP | LCP | TBT | CLS | a11y | BP | SEO | JS transferred | total transferred | runs at target | FCP ratio | LCP ratio |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? ensureChromium(), chromeFlags: CHROME_FLAGS });
+    const chrome = process.env.BENCH_SKIP_LIGHTHOUSE
+      ? undefined
+      : await chromeLauncher.launch({
+          chromePath: process.env.CHROME_PATH ?? ensureChromium(),
+          chromeFlags: CHROME_FLAGS,
+        });
     const noScript = chrome ? await startNoScriptCopy(server.url, LIGHTHOUSE_ROUTES, await freePort()) : undefined;
     try {
       for (const route of chrome ? LIGHTHOUSE_ROUTES : []) {
@@ -107,14 +162,29 @@ async function benchPages() {
     if (!process.env.BENCH_SKIP_LOAD) {
       // The static baseline serves exactly the bytes the shop rendered for each route.
       const htmlDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-html-"));
-      for (const route of LOAD_ROUTES) fs.writeFileSync(path.join(htmlDir, `${route.replace(/\//g, "_") || "_"}.html`), Buffer.from(await (await fetch(server.url + route)).arrayBuffer()));
+      for (const route of LOAD_ROUTES)
+        fs.writeFileSync(
+          path.join(htmlDir, `${route.replace(/\//g, "_") || "_"}.html`),
+          Buffer.from(await (await fetch(server.url + route)).arrayBuffer()),
+        );
       const staticPort = await freePort();
-      const staticServer = spawn(process.execPath, ["scripts/lib/static-html-server.mjs", htmlDir, String(staticPort)], { stdio: ["ignore", "pipe", "inherit"] });
+      const staticServer = spawn(
+        process.execPath,
+        ["scripts/lib/static-html-server.mjs", htmlDir, String(staticPort)],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
       await new Promise((resolve) => staticServer.stdout.once("data", resolve));
 
       console.log(`\n## autocannon (${CONNECTIONS} connections, ${DURATION} s each, no compression)`);
-      console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-      console.log("| route | shop req/s | shop p50 | shop p99 | shop CPU/req | static req/s | static p50 | static p99 | static CPU/req | shop / static |");
+      console.log(
+        `load average before: ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
+      console.log(
+        "| route | shop req/s | shop p50 | shop p99 | shop CPU/req | static req/s | static p50 | static p99 | static CPU/req | shop / static |",
+      );
       console.log("|---|---|---|---|---|---|---|---|---|---|");
       for (const route of LOAD_ROUTES) {
         const shop = await load(server.url + route, undefined, pid);
@@ -125,21 +195,40 @@ async function benchPages() {
       }
       // What a browser gets: its Accept-Encoding makes cached pages go out gzip-encoded (compressed once per render).
       for (const route of ["/", "/product/446894"]) {
-        const browser = await load(server.url + route, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } }, pid);
-        console.log(`| ${route} (browser Accept-Encoding: gzip) | ${browser.rps} | ${browser.p50} ms | ${browser.p99} ms | ${browser.cpuUs} µs | – | – | – | – | – |`);
+        const browser = await load(
+          server.url + route,
+          { headers: { "accept-encoding": "gzip, deflate, br, zstd" } },
+          pid,
+        );
+        console.log(
+          `| ${route} (browser Accept-Encoding: gzip) | ${browser.rps} | ${browser.p50} ms | ${browser.p99} ms | ${browser.cpuUs} µs | – | – | – | – | – |`,
+        );
       }
       // Cache busting (a unique query string per request) forces a full render every time: the uncached floor.
       let n = 0;
-      const uncached = await load(`${server.url}/product/446894`, { setupRequest: (req) => ({ ...req, path: `/product/446894?bench=${n++}` }) }, pid);
-      console.log(`| /product/446894?unique (every request rendered) | ${uncached.rps} | ${uncached.p50} ms | ${uncached.p99} ms | ${uncached.cpuUs} µs | – | – | – | – | – |`);
-      console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+      const uncached = await load(
+        `${server.url}/product/446894`,
+        { setupRequest: (req) => ({ ...req, path: `/product/446894?bench=${n++}` }) },
+        pid,
+      );
+      console.log(
+        `| /product/446894?unique (every request rendered) | ${uncached.rps} | ${uncached.p50} ms | ${uncached.p99} ms | ${uncached.cpuUs} µs | – | – | – | – | – |`,
+      );
+      console.log(
+        `load average after: ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
       staticServer.kill();
       fs.rmSync(htmlDir, { recursive: true, force: true });
 
       const loadedRss = rssMb(pid);
       const idleAfter = await measureIdleRss();
       console.log("\n## Server memory (RSS)");
-      console.log(`idle after warm-up + gc(): ${idleRss.toFixed(0)} MB; right after load: ${loadedRss.toFixed(0)} MB; idle again after gc(): ${idleAfter.toFixed(0)} MB`);
+      console.log(
+        `idle after warm-up + gc(): ${idleRss.toFixed(0)} MB; right after load: ${loadedRss.toFixed(0)} MB; idle again after gc(): ${idleAfter.toFixed(0)} MB`,
+      );
     }
   } finally {
     await server.stop();
@@ -166,7 +255,8 @@ function firstLoadJs(_path, routeId) {
   const source = fs.readFileSync(path.join(BUILD_DIR, "client/assets", manifestFile), "utf8");
   const manifest = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1));
   const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
-  for (const id of ["root", routeId]) for (const f of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) files.add(f);
+  for (const id of ["root", routeId])
+    for (const f of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) files.add(f);
   let raw = 0;
   let gzip = 0;
   let brotli = 0;

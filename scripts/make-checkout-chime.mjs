@@ -18,7 +18,8 @@ for (let i = 0; i < samples; i++) {
     if (local < 0) continue;
     // 8 ms attack, then an exponential decay: a bell, not a beep.
     const envelope = Math.min(1, local / 0.008) * Math.exp(-local * 5);
-    value += note.gain * envelope * (Math.sin(2 * Math.PI * note.hz * local) + 0.2 * Math.sin(4 * Math.PI * note.hz * local));
+    value +=
+      note.gain * envelope * (Math.sin(2 * Math.PI * note.hz * local) + 0.2 * Math.sin(4 * Math.PI * note.hz * local));
   }
   pcm.writeInt16LE(Math.max(-32767, Math.min(32767, Math.round(value * 32767))), i * 2);
 }

@@ -19,27 +19,65 @@ if (!fs.existsSync(preloadList)) fs.writeFileSync(preloadList, "{}\n");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-observatory-"));
 const keyFile = path.join(dir, "key.pem");
 const certFile = path.join(dir, "cert.pem");
-execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-keyout", keyFile, "-out", certFile], { stdio: "ignore" });
+execFileSync(
+  "openssl",
+  [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost",
+    "-keyout",
+    keyFile,
+    "-out",
+    certFile,
+  ],
+  { stdio: "ignore" },
+);
 
 const httpsPort = await freePort();
 const httpPort = await freePort();
 const app = await startServer({ PUBLIC_URL: `https://localhost:${httpsPort}` });
 const tlsFront = https.createServer({ key: fs.readFileSync(keyFile), cert: fs.readFileSync(certFile) }, (req, res) => {
-  const upstream = http.request({ host: "127.0.0.1", port: app.port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-proto": "https", "x-forwarded-for": req.socket.remoteAddress } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const upstream = http.request(
+    {
+      host: "127.0.0.1",
+      port: app.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, "x-forwarded-proto": "https", "x-forwarded-for": req.socket.remoteAddress },
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   upstream.on("error", () => res.writeHead(502).end());
   req.pipe(upstream);
 });
-const redirector = http.createServer((req, res) => res.writeHead(301, { Location: `https://localhost:${httpsPort}${req.url}` }).end());
-await Promise.all([new Promise((r) => tlsFront.listen(httpsPort, "127.0.0.1", r)), new Promise((r) => redirector.listen(httpPort, "127.0.0.1", r))]);
+const redirector = http.createServer((req, res) =>
+  res.writeHead(301, { Location: `https://localhost:${httpsPort}${req.url}` }).end(),
+);
+await Promise.all([
+  new Promise((r) => tlsFront.listen(httpsPort, "127.0.0.1", r)),
+  new Promise((r) => redirector.listen(httpPort, "127.0.0.1", r)),
+]);
 
 let exitCode = 1;
 try {
   // Asynchronous: the TLS front and the redirector live in this process and must keep answering.
   const run = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ["scripts/lib/observatory-grade.mjs", "localhost", String(httpPort), String(httpsPort)], { env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile } });
+    const child = spawn(
+      process.execPath,
+      ["scripts/lib/observatory-grade.mjs", "localhost", String(httpPort), String(httpsPort)],
+      { env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile } },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -49,8 +87,13 @@ try {
   if (run.status !== 0) throw new Error(run.stderr || run.stdout);
   const report = JSON.parse(run.stdout.trim().split("\n").at(-1));
   console.log(`MDN HTTP Observatory (@mdn/mdn-http-observatory, local grading) for https://localhost:${httpsPort}/`);
-  for (const t of report.tests) console.log(`  ${t.pass ? "pass" : "FAIL"} ${String(t.scoreModifier).padStart(4)}  ${t.name.padEnd(34)} ${t.result}`);
-  console.log(`Grade: ${report.grade}  (score ${report.score}, ${report.testsPassed}/${report.testsQuantity} tests passed)`);
+  for (const t of report.tests)
+    console.log(
+      `  ${t.pass ? "pass" : "FAIL"} ${String(t.scoreModifier).padStart(4)}  ${t.name.padEnd(34)} ${t.result}`,
+    );
+  console.log(
+    `Grade: ${report.grade}  (score ${report.score}, ${report.testsPassed}/${report.testsQuantity} tests passed)`,
+  );
   exitCode = report.grade === "A+" ? 0 : 1;
 } catch (error) {
   console.error(`scan failed: ${error instanceof Error ? error.message : error}`);

@@ -35,10 +35,14 @@ async function step(name, command, args, { env } = {}) {
     child.on("close", (code) => resolve(code));
   });
   const ok = status === 0;
-  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1), errors: ok ? [] : failureLines(output) });
+  results.push({
+    name,
+    ok,
+    seconds: ((Date.now() - started) / 1000).toFixed(1),
+    errors: ok ? [] : failureLines(output),
+  });
   return ok;
 }
-
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 function reachable(port) {
@@ -66,7 +70,12 @@ function countVitest(file) {
 
 function everyVitestTestPassed(file) {
   const report = readJson(file);
-  return report !== undefined && report.numTotalTests > 0 && report.numFailedTests === 0 && report.numPassedTests + report.numPendingTests + report.numTodoTests === report.numTotalTests;
+  return (
+    report !== undefined &&
+    report.numTotalTests > 0 &&
+    report.numFailedTests === 0 &&
+    report.numPassedTests + report.numPendingTests + report.numTodoTests === report.numTotalTests
+  );
 }
 
 function countPlaywright(file) {
@@ -91,7 +100,10 @@ try {
 await step("lint", bin("biome"), ["check", "."]);
 (await step("typecheck", bin("react-router"), ["typegen"])) && (await step("typecheck", bin("tsc"), ["-p", "."]));
 const vitestArgs = ["run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"];
-if (!(await step("unit + integration", bin("vitest"), vitestArgs)) && everyVitestTestPassed("test-results/vitest.json")) {
+if (
+  !(await step("unit + integration", bin("vitest"), vitestArgs)) &&
+  everyVitestTestPassed("test-results/vitest.json")
+) {
   // Every test passed yet Vitest failed the run: an error outside any test (a pool worker that died, a stray rejection).
   // Its lines stay in the log's last section; one rerun tells a runner glitch from a fault that comes back.
   const first = results.pop();
@@ -99,13 +111,22 @@ if (!(await step("unit + integration", bin("vitest"), vitestArgs)) && everyVites
   await step("unit + integration (rerun after an error outside any test)", bin("vitest"), vitestArgs);
 }
 countVitest("test-results/vitest.json");
-if ((await step("content validation", bin("tsx"), ["scripts/validate-content.ts"])) && (await step("build", bin("react-router"), ["build"]))) {
+if (
+  (await step("content validation", bin("tsx"), ["scripts/validate-content.ts"])) &&
+  (await step("build", bin("react-router"), ["build"]))
+) {
   await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
   countPlaywright("test-results/e2e.json");
-  if ((await reachable(5432)) && (await reachable(6379))) await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
+  if ((await reachable(5432)) && (await reachable(6379)))
+    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
   else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
 }
-for (const extra of fs.existsSync("scripts/sweeps") ? fs.readdirSync("scripts/sweeps").filter((f) => f.endsWith(".mjs")).sort() : []) {
+for (const extra of fs.existsSync("scripts/sweeps")
+  ? fs
+      .readdirSync("scripts/sweeps")
+      .filter((f) => f.endsWith(".mjs"))
+      .sort()
+  : []) {
   await step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`]);
 }
 

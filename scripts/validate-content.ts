@@ -5,8 +5,13 @@ import { EnvError, getEnv } from "../app/platform/env.server";
 
 try {
   const content = loadContent(contentDir(), { catalogSource: getEnv().CATALOG_SOURCE });
-  const products = getEnv().CATALOG_SOURCE === "sellauth" ? `${content.overlay.length} overlay entries for the shop's products` : `${content.products.length} products`;
-  console.log(`content ok: ${products}, ${content.faq.length} FAQ items, ${content.downloads.length} downloads, ${content.plans.plans.length} plans, ${Object.keys(content.legal).length} legal pages`);
+  const products =
+    getEnv().CATALOG_SOURCE === "sellauth"
+      ? `${content.overlay.length} overlay entries for the shop's products`
+      : `${content.products.length} products`;
+  console.log(
+    `content ok: ${products}, ${content.faq.length} FAQ items, ${content.downloads.length} downloads, ${content.plans.plans.length} plans, ${Object.keys(content.legal).length} legal pages`,
+  );
 } catch (error) {
   if (error instanceof EnvError) {
     console.error(error.message);

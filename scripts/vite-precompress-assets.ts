@@ -20,7 +20,15 @@ export function precompressAssets(): Plugin {
         const file = path.join(outDir, fileName);
         const source = fs.readFileSync(file);
         if (source.length < 1024) continue;
-        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(source, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
+          }),
+        );
         fs.writeFileSync(`${file}.gz`, zlib.gzipSync(source, { level: 9 }));
       }
     },

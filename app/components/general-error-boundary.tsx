@@ -34,7 +34,17 @@ export function GeneralErrorBoundary({
 }
 
 /** The centred card of an error page: a heading, one line of explanation and the ways out. */
-export function ErrorCard({ title, message, titleClassName = "text-4xl font-bold", children }: { title: string; message: string; titleClassName?: string; children: ReactNode }) {
+export function ErrorCard({
+  title,
+  message,
+  titleClassName = "text-4xl font-bold",
+  children,
+}: {
+  title: string;
+  message: string;
+  titleClassName?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className={titleClassName}>{title}</h1>

@@ -129,7 +129,16 @@ export function PlayIcon({ className }: IconProps) {
 /** Three bars that turn into a cross while the enclosing `group` (a <details> or an aria-expanded button) is open. */
 export function MenuToggleIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.75"
+      strokeLinecap="round"
+    >
       <path className="group-open:hidden group-aria-expanded:hidden" d="M3 5.5h14M3 10h14M3 14.5h14" />
       <path className="hidden group-open:block group-aria-expanded:block" d="M5 5l10 10M15 5L5 15" />
     </svg>

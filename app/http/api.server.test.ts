@@ -21,7 +21,8 @@ describe("the API router", () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const post = (path: string, body: string, contentType = "application/json") => fetch(`${base}/api${path}`, { method: "POST", headers: { "content-type": contentType }, body });
+  const post = (path: string, body: string, contentType = "application/json") =>
+    fetch(`${base}/api${path}`, { method: "POST", headers: { "content-type": contentType }, body });
 
   it("turns a checkout flood away before reading its body: malformed and oversized bodies get 429 once the limit is spent", async () => {
     for (let i = 0; i < 10; i++) {
@@ -39,7 +40,9 @@ describe("the API router", () => {
     const limited = await post("/support", "{not json");
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({ error: "Too many support requests. Please wait a few minutes and try again." });
+    expect(await limited.json()).toEqual({
+      error: "Too many support requests. Please wait a few minutes and try again.",
+    });
   });
 
   it("reads shop notification bodies without a limit", async () => {

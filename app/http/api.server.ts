@@ -26,7 +26,11 @@ export function createApiRouter() {
   api.use(createReviewsApi());
   api.use(createCheckoutApi());
   // Notifications about products, stock and feedback reach the catalogue through the context, not an import of it.
-  api.use(createOrdersApi({ notificationContext: () => ({ ...notificationContext(), onCatalogueEvent: onShopCatalogueEvent }) }));
+  api.use(
+    createOrdersApi({
+      notificationContext: () => ({ ...notificationContext(), onCatalogueEvent: onShopCatalogueEvent }),
+    }),
+  );
   api.use(createStatusApi());
   api.use(createSupportChatApi());
 

@@ -2,7 +2,12 @@ import express from "express";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import { legacyAliasRedirects } from "~/features/catalog/legacy-aliases.server";
-import { catalogueProblem, catalogueVersion, getCatalogue, startCatalogueSync } from "~/features/catalog/catalogue.server";
+import {
+  catalogueProblem,
+  catalogueVersion,
+  getCatalogue,
+  startCatalogueSync,
+} from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
@@ -52,7 +57,9 @@ export async function boot(): Promise<Env> {
 /** SIGTERM's first step: readiness turns 503 at once, and background work finishes what it holds and stops. */
 export async function stopBackgroundWork() {
   stopping = true;
-  const failures = (await Promise.allSettled(backgroundStops.splice(0).map(async (stop) => stop()))).filter((r) => r.status === "rejected");
+  const failures = (await Promise.allSettled(backgroundStops.splice(0).map(async (stop) => stop()))).filter(
+    (r) => r.status === "rejected",
+  );
   for (const failure of failures) logger.error({ err: failure.reason }, "background work did not stop cleanly");
 }
 
@@ -110,7 +117,11 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     res
       .set("Cache-Control", "no-store")
       .status(ok && catalogue === null ? 200 : 503)
-      .json({ ok: ok && catalogue === null, database: ok ? "reachable" : "unreachable", ...(catalogue === null ? {} : { catalogue }) });
+      .json({
+        ok: ok && catalogue === null,
+        database: ok ? "reachable" : "unreachable",
+        ...(catalogue === null ? {} : { catalogue }),
+      });
   });
 
   // The whole stylesheet, which pages inline only in part (docs/decisions/013).

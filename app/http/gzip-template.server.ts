@@ -31,7 +31,10 @@ export function compressTemplate(parts: Buffer[], slotLength?: number): GzipTemp
   let history = Buffer.alloc(0);
   const compressedParts = parts.map((part, index) => {
     const last = index === parts.length - 1;
-    const options: zlib.ZlibOptions = { level: 6, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_FULL_FLUSH };
+    const options: zlib.ZlibOptions = {
+      level: 6,
+      finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_FULL_FLUSH,
+    };
     if (primed && history.length > 0) options.dictionary = history;
     const compressed = zlib.deflateRawSync(part, options);
     if (primed && !last) history = Buffer.concat([history, part, placeholder]).subarray(-DEFLATE_WINDOW);
@@ -55,7 +58,8 @@ function storedBlocks(bytes: Buffer): Buffer[] {
 
 /** The gzip body, as chunks to write in order, of the template's parts joined with `slot`. */
 export function gzipChunks(template: GzipTemplate, slot: Buffer): Buffer[] {
-  if (template.slotLength !== undefined && slot.length !== template.slotLength) return [zlib.gzipSync(Buffer.concat(template.parts.flatMap((part, index) => (index > 0 ? [slot, part] : [part]))))];
+  if (template.slotLength !== undefined && slot.length !== template.slotLength)
+    return [zlib.gzipSync(Buffer.concat(template.parts.flatMap((part, index) => (index > 0 ? [slot, part] : [part]))))];
   const chunks: Buffer[] = [GZIP_HEADER];
   // zlib's crc32 answers 0 (the initial value) for an empty buffer whatever the running value: skip those.
   const extend = (crc: number, bytes: Buffer) => (bytes.length > 0 ? zlib.crc32(bytes, crc) : crc);

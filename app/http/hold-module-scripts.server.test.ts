@@ -13,7 +13,10 @@ const DOCUMENT = [
   '<script nonce="n0nce==">window.__reactRouterContext.streamController.close();</script></body></html>',
 ].join("");
 
-const EXPECTED = DOCUMENT.replace(/<link rel="modulepreload"[^>]*>/g, "").replace('type="module" async=""', `type="${HELD_MODULE_TYPE}"`);
+const EXPECTED = DOCUMENT.replace(/<link rel="modulepreload"[^>]*>/g, "").replace(
+  'type="module" async=""',
+  `type="${HELD_MODULE_TYPE}"`,
+);
 
 async function throughTransform(chunks: Buffer[]): Promise<string> {
   return text(Readable.from(chunks).pipe(holdModuleScripts()));

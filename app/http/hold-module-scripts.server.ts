@@ -12,7 +12,11 @@ const MODULE_SCRIPT = /<script\b([^>]*?) type="module"([^>]*)>/g;
 export function holdModuleScriptsIn(html: string): string {
   return html
     .replace(MODULE_PRELOAD, "")
-    .replace(MODULE_SCRIPT, (_tag, before: string, after: string) => `<script${before} type="${HELD_MODULE_TYPE}"${after.replace(/ async(="[^"]*")?/, "")}>`);
+    .replace(
+      MODULE_SCRIPT,
+      (_tag, before: string, after: string) =>
+        `<script${before} type="${HELD_MODULE_TYPE}"${after.replace(/ async(="[^"]*")?/, "")}>`,
+    );
 }
 
 /**

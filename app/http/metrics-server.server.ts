@@ -10,7 +10,10 @@ async function refreshOutboxDepth() {
   } catch (error) {
     // Absent rather than stale while the database cannot be read; every other metric is still served.
     supportOutboxDepth.reset();
-    logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, "metrics: support outbox depth unavailable");
+    logger.warn(
+      { err: { message: error instanceof Error ? error.message : String(error) } },
+      "metrics: support outbox depth unavailable",
+    );
   }
 }
 
@@ -22,13 +25,17 @@ export function createMetricsListener(): http.RequestListener {
       return;
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed\n");
+      res
+        .writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" })
+        .end("Method not allowed\n");
       return;
     }
     try {
       await refreshOutboxDepth();
       const body = await metricsRegistry.metrics();
-      res.writeHead(200, { "Content-Type": metricsRegistry.contentType, "Cache-Control": "no-store" }).end(req.method === "HEAD" ? undefined : body);
+      res
+        .writeHead(200, { "Content-Type": metricsRegistry.contentType, "Cache-Control": "no-store" })
+        .end(req.method === "HEAD" ? undefined : body);
     } catch (error) {
       logger.error({ err: error }, "metrics: scrape failed");
       res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Metrics unavailable\n");

@@ -30,7 +30,10 @@ describe("shared render request", () => {
   });
 
   it("keeps a header sent more than once as one comma-joined value", () => {
-    const request = sharedRenderRequest(incoming("/", { "x-forwarded-for": ["203.0.113.1", "203.0.113.2"] }), "http://127.0.0.1:3000");
+    const request = sharedRenderRequest(
+      incoming("/", { "x-forwarded-for": ["203.0.113.1", "203.0.113.2"] }),
+      "http://127.0.0.1:3000",
+    );
     expect(request.headers.get("x-forwarded-for")).toBe("203.0.113.1, 203.0.113.2");
   });
 });

@@ -2,7 +2,13 @@ import { createRequestHandler as createExpressHandler } from "@react-router/expr
 import { createHeaders } from "@remix-run/node-fetch-server";
 import type express from "express";
 import { LRUCache } from "lru-cache";
-import { createRequestHandler, matchRoutes, type RouteObject, type RouterContextProvider, type ServerBuild } from "react-router";
+import {
+  createRequestHandler,
+  matchRoutes,
+  type RouteObject,
+  type RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
 import type { CachePolicy } from "~/lib/route-cache";
 import { RENDER_TTL_MS, routeCachePolicyOf } from "./cache-headers.server";
 import { gzipChunks } from "./gzip-template.server";
@@ -47,7 +53,11 @@ export function createPageHandler(
 
   // The build once loaded, for labelling requests without waiting on it.
   let server: ServerBuild | undefined = typeof build === "function" ? undefined : build;
-  if (typeof build === "function") void build().then((loaded) => (server = loaded), () => {});
+  if (typeof build === "function")
+    void build().then(
+      (loaded) => (server = loaded),
+      () => {},
+    );
   // Asked only when the response ends (request metrics), so a page answered from the cache matches no route for it.
   const routeIdOf = (req: express.Request) => (server ? pageRouteId(server, req.path) : "other");
   return async (req, res, next) => {
@@ -109,7 +119,9 @@ const routeIdsByPath = new LRUCache<string, string>({ max: 1_000 });
 export function pageRouteId(server: ServerBuild, pathname: string): string {
   const known = routeIdsByPath.get(pathname);
   if (known !== undefined) return known;
-  const id = String((matchRoutes(routeTreeOf(server), pathname, server.basename) ?? []).at(-1)?.route.id ?? "unmatched");
+  const id = String(
+    (matchRoutes(routeTreeOf(server), pathname, server.basename) ?? []).at(-1)?.route.id ?? "unmatched",
+  );
   routeIdsByPath.set(pathname, id);
   return id;
 }
@@ -166,7 +178,9 @@ function sendCached(req: express.Request, res: express.Response, page: CachedPag
   // The chunks go out as one corked writev: no per-response copy of the page, less garbage.
   const nonceBytes = Buffer.from(nonce);
   const gzip = wantsGzip(req);
-  const chunks = gzip ? gzipChunks(page.body, nonceBytes) : page.body.parts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
+  const chunks = gzip
+    ? gzipChunks(page.body, nonceBytes)
+    : page.body.parts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
   // Already encoded: the compression middleware leaves a response with a Content-Encoding alone.
   if (gzip) res.set("Content-Encoding", "gzip");
   res.status(200).set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));

@@ -3,7 +3,10 @@ import { classesInHtml, selectorNeeds, stylesheetForPage, withOwnStylesheet } fr
 
 describe("what a selector needs from the page", () => {
   it("takes classes and element names, unescaped, from every compound", () => {
-    expect(selectorNeeds(".group:hover .group-hover\\:text-white")).toEqual({ classes: ["group", "group-hover:text-white"], elements: [] });
+    expect(selectorNeeds(".group:hover .group-hover\\:text-white")).toEqual({
+      classes: ["group", "group-hover:text-white"],
+      elements: [],
+    });
     expect(selectorNeeds(".w-1\\.5")).toEqual({ classes: ["w-1.5"], elements: [] });
     expect(selectorNeeds(".\\[\\&\\>svg\\]\\:size-4>svg")).toEqual({ classes: ["[&>svg]:size-4"], elements: ["svg"] });
     expect(selectorNeeds("abbr:where([title])")).toEqual({ classes: [], elements: ["abbr"] });
@@ -18,12 +21,21 @@ describe("what a selector needs from the page", () => {
     expect(selectorNeeds("li:nth-child(2n+1 of .odd)")).toEqual({ classes: [], elements: ["li"] });
     expect(selectorNeeds("*,:before,:after")).toEqual({ classes: [], elements: [] });
     expect(selectorNeeds("::-webkit-details-marker")).toEqual({ classes: [], elements: [] });
-    expect(selectorNeeds(".peer:checked~.peer-checked\\:block")).toEqual({ classes: ["peer", "peer-checked:block"], elements: [] });
+    expect(selectorNeeds(".peer:checked~.peer-checked\\:block")).toEqual({
+      classes: ["peer", "peer-checked:block"],
+      elements: [],
+    });
   });
 
   it("looks inside :is(), :where() and :has()", () => {
-    expect(selectorNeeds(".group-hover\\:x:is(:where(.group):hover *)")).toEqual({ classes: ["group-hover:x", "group"], elements: [] });
-    expect(selectorNeeds(".has-checked\\:x:has(input:checked)")).toEqual({ classes: ["has-checked:x"], elements: ["input"] });
+    expect(selectorNeeds(".group-hover\\:x:is(:where(.group):hover *)")).toEqual({
+      classes: ["group-hover:x", "group"],
+      elements: [],
+    });
+    expect(selectorNeeds(".has-checked\\:x:has(input:checked)")).toEqual({
+      classes: ["has-checked:x"],
+      elements: ["input"],
+    });
     // A list inside needs only one of its selectors: none of them is required.
     expect(selectorNeeds(":is(.a,.b) p")).toEqual({ classes: [], elements: ["p"] });
     expect(selectorNeeds(".a:has(>.b)")).toEqual({ classes: ["a", "b"], elements: [] });
@@ -39,7 +51,7 @@ describe("the page's own stylesheet", () => {
     "@layer utilities{.text-sky{color:var(--color-sky)}.text-red{color:var(--color-red)}",
     ".hover\\:text-red:hover{color:var(--color-red)}@media (min-width:40rem){.sm\\:flex{display:flex}.sm\\:grid{display:grid}}",
     ".animate-spin{animation:var(--animate-spin)}.animate-ping{animation:ping 1s infinite}",
-    ".a,.b{content:\"{;}\"}}",
+    '.a,.b{content:"{;}"}}',
     "@layer theme{:root{--animate-spin:spin 1s linear infinite}}",
     "@keyframes spin{to{transform:rotate(1turn)}}@keyframes ping{75%{opacity:0}}",
   ].join("");
@@ -78,13 +90,18 @@ describe("the page's own stylesheet", () => {
   it("copies rules as the stylesheet writes them, and a rule with nested rules whole", () => {
     const written =
       ".rounded-full{border-radius:2147483647px}.blur{-webkit-backdrop-filter:blur(8px);backdrop-filter:blur(8px)!important}.n{color:red;&:hover{color:var(--color-red)}}";
-    expect(stylesheetForPage(`:root{--color-red:red;--unused:1px}${written}.other{color:red}`, page('<p class="rounded-full blur n"></p>'))).toBe(
-      `:root{--color-red:red}${written}`,
-    );
+    expect(
+      stylesheetForPage(
+        `:root{--color-red:red;--unused:1px}${written}.other{color:red}`,
+        page('<p class="rounded-full blur n"></p>'),
+      ),
+    ).toBe(`:root{--color-red:red}${written}`);
   });
 
   it("reads classes as React escapes them", () => {
-    expect(classesInHtml('<b class="[&amp;&gt;svg]:size-4  px-2"></b><i class=""></i>')).toEqual(new Set(["[&>svg]:size-4", "px-2"]));
+    expect(classesInHtml('<b class="[&amp;&gt;svg]:size-4  px-2"></b><i class=""></i>')).toEqual(
+      new Set(["[&>svg]:size-4", "px-2"]),
+    );
   });
 });
 

@@ -74,13 +74,23 @@ export function stylesheetForPage(css: string, html: string): string {
 // ---- the page's side ----
 
 const CLASS_ATTRIBUTE = /\bclass="([^"]*)"/g;
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#x27;": "'",
+  "&#39;": "'",
+};
 
 /** Every class token of every element (React escapes `&`, `<`, `>`, quotes in attribute values). */
 export function classesInHtml(html: string): Set<string> {
   const classes = new Set<string>();
   for (const match of html.matchAll(CLASS_ATTRIBUTE)) {
-    const value = (match[1] as string).replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (entity) => ENTITIES[entity] ?? entity);
+    const value = (match[1] as string).replace(
+      /&(?:amp|lt|gt|quot|#x27|#39);/g,
+      (entity) => ENTITIES[entity] ?? entity,
+    );
     for (const token of value.split(/\s+/)) if (token) classes.add(token);
   }
   return classes;
@@ -105,7 +115,8 @@ interface PageContents {
 
 function keepUsedRules(node: StylesheetNode, page: PageContents): StylesheetNode | undefined {
   if (node.kind === "style") {
-    const matches = (needs: SelectorNeeds) => needs.classes.every((name) => page.classes.has(name)) && needs.elements.every((name) => page.elements.has(name));
+    const matches = (needs: SelectorNeeds) =>
+      needs.classes.every((name) => page.classes.has(name)) && needs.elements.every((name) => page.elements.has(name));
     return node.needs.some(matches) ? node : undefined;
   }
   if (node.kind === "group") {
@@ -127,7 +138,8 @@ function customPropertiesRead(nodes: StylesheetNode[], html: string): Set<string
   const readBy = new Map<string, string[]>();
   for (const declaration of declarations) {
     if (declaration.customProperty === undefined) for (const name of declaration.reads) reads.add(name);
-    else readBy.set(declaration.customProperty, [...(readBy.get(declaration.customProperty) ?? []), ...declaration.reads]);
+    else
+      readBy.set(declaration.customProperty, [...(readBy.get(declaration.customProperty) ?? []), ...declaration.reads]);
   }
   const pending = [...reads];
   while (pending.length > 0) {
@@ -147,7 +159,8 @@ function animationsNamed(nodes: StylesheetNode[], isKept: (d: Declaration) => bo
   const visit = (node: StylesheetNode) => {
     if (node.kind === "group") node.children.forEach(visit);
     if (node.kind !== "style") return;
-    for (const declaration of node.declarations) if (isKept(declaration)) for (const name of declaration.animationNames) names.add(name);
+    for (const declaration of node.declarations)
+      if (isKept(declaration)) for (const name of declaration.animationNames) names.add(name);
   };
   nodes.forEach(visit);
   return names;
@@ -192,8 +205,10 @@ const GROUPING_AT_RULES = new Set(["media", "supports", "layer", "container", "s
 
 function atRule(rule: Css.Atrule, css: string): StylesheetNode {
   const name = rule.name.toLowerCase();
-  if (rule.block && (name === "keyframes" || name === "-webkit-keyframes")) return { kind: "keyframes", name: keyframesName(rule), text: sourceOf(css, rule) };
-  if (rule.block && GROUPING_AT_RULES.has(name)) return { kind: "group", prelude: sourceOf(css, rule, rule.block), children: nodesIn(rule.block.children, css) };
+  if (rule.block && (name === "keyframes" || name === "-webkit-keyframes"))
+    return { kind: "keyframes", name: keyframesName(rule), text: sourceOf(css, rule) };
+  if (rule.block && GROUPING_AT_RULES.has(name))
+    return { kind: "group", prelude: sourceOf(css, rule, rule.block), children: nodesIn(rule.block.children, css) };
   return { kind: "other", text: sourceOf(css, rule) };
 }
 
@@ -205,18 +220,32 @@ function keyframesName(rule: Css.Atrule): string {
 
 function styleRule(rule: Css.Rule, css: string): StylesheetNode {
   // A selector css-tree could not parse needs nothing: the rule stays on every page.
-  const needs = rule.prelude.type === "SelectorList" ? rule.prelude.children.toArray().map(needsOf) : [{ classes: [], elements: [] }];
+  const needs =
+    rule.prelude.type === "SelectorList"
+      ? rule.prelude.children.toArray().map(needsOf)
+      : [{ classes: [], elements: [] }];
   const children = rule.block.children.toArray();
   const declarations = children.every((child) => child.type === "Declaration")
     ? children.map((child) => declaration(child, css))
     : // A style rule holding nested rules is kept or dropped whole, its declarations untouched.
-      [{ text: sourceOf(css, rule.block).slice(1, -1), reads: varReads(rule.block), animationNames: animationNamesIn(rule.block) }];
+      [
+        {
+          text: sourceOf(css, rule.block).slice(1, -1),
+          reads: varReads(rule.block),
+          animationNames: animationNamesIn(rule.block),
+        },
+      ];
   return { kind: "style", selector: sourceOf(css, rule.prelude), needs, declarations };
 }
 
 function declaration(node: Css.Declaration, css: string): Declaration {
   const customProperty = node.property.startsWith("--") ? node.property : undefined;
-  return { customProperty, text: sourceOf(css, node), reads: varReads(node.value), animationNames: animationNamesIn(node) };
+  return {
+    customProperty,
+    text: sourceOf(css, node),
+    reads: varReads(node.value),
+    animationNames: animationNamesIn(node),
+  };
 }
 
 /** Custom properties read through `var()` anywhere in `node`. */

@@ -20,23 +20,34 @@ function heldRender(html: (nonce: string) => string, nonce = "n0nce") {
   const render = async (): Promise<PageRender> => {
     calls++;
     await released;
-    return { response: page(html(nonce), { headers: { "Content-Security-Policy": `script-src 'nonce-${nonce}'` } }), nonce };
+    return {
+      response: page(html(nonce), { headers: { "Content-Security-Policy": `script-src 'nonce-${nonce}'` } }),
+      nonce,
+    };
   };
   return { render, release, calls: () => calls };
 }
 
-const lookups = async (result: string) => (await renderCacheLookups.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
+const lookups = async (result: string) =>
+  (await renderCacheLookups.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
 
 describe("render cache", () => {
   it("stores a page without its nonce and gives it back with another one", async () => {
     const cache = createRenderCache();
-    const first = await cache.fetch("/faq", 5_000, async () => ({ response: page('<script nonce="abc">x</script>', { headers: { "Content-Security-Policy": "script-src 'nonce-abc'" } }), nonce: "abc" }));
+    const first = await cache.fetch("/faq", 5_000, async () => ({
+      response: page('<script nonce="abc">x</script>', {
+        headers: { "Content-Security-Policy": "script-src 'nonce-abc'" },
+      }),
+      nonce: "abc",
+    }));
     expect("page" in first).toBe(true);
     const stored = cache.get("/faq");
     if (!stored) throw new Error("the page was not stored");
     expect(stored.body.parts.map(String)).toEqual(['<script nonce="', '">x</script>']);
     expect(headersWithNonce(stored, "xyz")).toContainEqual(["content-security-policy", "script-src 'nonce-xyz'"]);
-    expect(zlib.gunzipSync(Buffer.concat(gzipChunks(stored.body, Buffer.from("xyz")))).toString()).toBe('<script nonce="xyz">x</script>');
+    expect(zlib.gunzipSync(Buffer.concat(gzipChunks(stored.body, Buffer.from("xyz")))).toString()).toBe(
+      '<script nonce="xyz">x</script>',
+    );
     expect(stored.etag).toMatch(/^W\/".+"$/);
   });
 
@@ -58,7 +69,8 @@ describe("render cache", () => {
 
   it("evicts the least recently used URL when full", async () => {
     const cache = createRenderCache({ maxEntries: 2 });
-    const store = (url: string) => cache.fetch(url, 5_000, async () => ({ response: page(`<p>${url}</p>`), nonce: "n" }));
+    const store = (url: string) =>
+      cache.fetch(url, 5_000, async () => ({ response: page(`<p>${url}</p>`), nonce: "n" }));
     await store("/a");
     await store("/b");
     expect(cache.get("/a")).toBeDefined(); // /a is now the most recently used
@@ -71,11 +83,13 @@ describe("render cache", () => {
 
   it("keeps URLs with a query string in their own budget, so a flood of searches never evicts the plain pages", async () => {
     const cache = createRenderCache({ maxEntries: 3, maxQueryEntries: 2 });
-    const store = (url: string) => cache.fetch(url, 5_000, async () => ({ response: page(`<p>${url}</p>`), nonce: "n" }));
+    const store = (url: string) =>
+      cache.fetch(url, 5_000, async () => ({ response: page(`<p>${url}</p>`), nonce: "n" }));
     for (const url of ["/", "/products", "/product/1"]) await store(url);
     for (let i = 0; i < 50; i++) await store(`/products?q=flood${i}`);
     expect(cache.size).toBe(5);
-    for (const url of ["/", "/products", "/product/1", "/products?q=flood49", "/products?q=flood48"]) expect(cache.get(url)).toBeDefined();
+    for (const url of ["/", "/products", "/product/1", "/products?q=flood49", "/products?q=flood48"])
+      expect(cache.get(url)).toBeDefined();
     expect(cache.get("/products?q=flood47")).toBeUndefined();
   });
 
@@ -92,10 +106,16 @@ describe("render cache", () => {
 
   it.each([
     ["a 404", page("<p>missing</p>", { status: 404 })],
-    ["a redirect", new Response(null, { status: 302, headers: { Location: "/", "Cache-Control": CACHE_CONTROL.content } })],
+    [
+      "a redirect",
+      new Response(null, { status: 302, headers: { Location: "/", "Cache-Control": CACHE_CONTROL.content } }),
+    ],
     ["a page that sets a cookie", page("<p>hi</p>", { headers: { "Set-Cookie": "a=b" } })],
     ["a private page", page("<p>order</p>", { headers: { "Cache-Control": "no-store" } })],
-    ["a response that is not HTML", new Response("{}", { headers: { "Content-Type": "application/json", "Cache-Control": CACHE_CONTROL.content } })],
+    [
+      "a response that is not HTML",
+      new Response("{}", { headers: { "Content-Type": "application/json", "Cache-Control": CACHE_CONTROL.content } }),
+    ],
   ])("never stores %s: the request that rendered it gets it, the others render their own", async (_name, response) => {
     const cache = createRenderCache();
     let release = () => {};

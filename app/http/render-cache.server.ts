@@ -10,7 +10,14 @@ import { compressTemplate, type GzipTemplate } from "./gzip-template.server";
  */
 const NONCE_SLOT = "__KESTREL_CSP_NONCE__";
 /** Headers that describe one response, not the page; never copied from the stored render. */
-const PER_RESPONSE_HEADERS = new Set(["content-length", "date", "set-cookie", "etag", "transfer-encoding", "connection"]);
+const PER_RESPONSE_HEADERS = new Set([
+  "content-length",
+  "date",
+  "set-cookie",
+  "etag",
+  "transfer-encoding",
+  "connection",
+]);
 
 export interface CachedPage {
   /** The page split at each nonce (`body.parts`; a response joins them with its own nonce), and compressed once. */
@@ -50,7 +57,11 @@ interface RenderContext {
 }
 
 /** 75 + 25: the cache holds at most 100 pages. */
-export function createRenderCache({ maxEntries = 75, maxQueryEntries = 25, finishHtml = (html) => html }: RenderCacheOptions = {}) {
+export function createRenderCache({
+  maxEntries = 75,
+  maxQueryEntries = 25,
+  finishHtml = (html) => html,
+}: RenderCacheOptions = {}) {
   const budget = (max: number) =>
     new LRUCache<string, CachedPage, RenderContext>({
       max,
@@ -116,10 +127,15 @@ function isStorable(response: Response): boolean {
   );
 }
 
-async function storedPage(response: Response, nonce: string, finishHtml: (html: string) => string): Promise<CachedPage> {
+async function storedPage(
+  response: Response,
+  nonce: string,
+  finishHtml: (html: string) => string,
+): Promise<CachedPage> {
   const template = finishHtml(await response.text()).replaceAll(nonce, NONCE_SLOT);
   const headers: Array<[string, string]> = [];
-  for (const [name, value] of response.headers) if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
+  for (const [name, value] of response.headers)
+    if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
   const etag = `W/"${crypto.createHash("sha1").update(template).digest("base64url")}"`;
   // Every nonce has the length of this one (createNonce), so the parts can be compressed as one stream.
   const body = compressTemplate(

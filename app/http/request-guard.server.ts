@@ -21,8 +21,10 @@ export const guardRequests: express.RequestHandler = (req, res, next) => {
   if (host === undefined || !VALID_HOST.test(host)) return refuse(req, res, 400, "Bad Host header");
   // req.hostname and req.protocol read X-Forwarded-Host/-Proto when the proxy is trusted: those must make a URL too.
   // Only asked when those headers are there, since each asks whether the proxy is trusted (the common request has none).
-  if (req.headers["x-forwarded-host"] !== undefined && !VALID_HOST.test(req.hostname)) return refuse(req, res, 400, "Bad Host header");
-  if (req.headers["x-forwarded-proto"] !== undefined && req.protocol !== "http" && req.protocol !== "https") return refuse(req, res, 400, "Bad X-Forwarded-Proto header");
+  if (req.headers["x-forwarded-host"] !== undefined && !VALID_HOST.test(req.hostname))
+    return refuse(req, res, 400, "Bad Host header");
+  if (req.headers["x-forwarded-proto"] !== undefined && req.protocol !== "http" && req.protocol !== "https")
+    return refuse(req, res, 400, "Bad X-Forwarded-Proto header");
   try {
     decodeURIComponent(req.path);
   } catch {
@@ -35,10 +37,16 @@ export const guardRequests: express.RequestHandler = (req, res, next) => {
  * The last error handler: a client error (a body or path Express could not read) keeps its 4xx, anything else is a
  * 500; either way one log line and a small answer, never a stack trace on stderr.
  */
-export const answerErrors: express.ErrorRequestHandler = (error: { status?: unknown; statusCode?: unknown }, req, res, _next) => {
+export const answerErrors: express.ErrorRequestHandler = (
+  error: { status?: unknown; statusCode?: unknown },
+  req,
+  res,
+  _next,
+) => {
   const status = Number(error?.status ?? error?.statusCode);
   const clientError = Number.isInteger(status) && status >= 400 && status < 500;
-  if (clientError) req.log?.warn({ status, reason: error instanceof Error ? error.message : String(error) }, "request refused");
+  if (clientError)
+    req.log?.warn({ status, reason: error instanceof Error ? error.message : String(error) }, "request refused");
   else req.log?.error({ err: error }, "request failed");
   if (res.headersSent) {
     res.destroy();
@@ -56,5 +64,9 @@ function refuse(req: express.Request, res: express.Response, status: number, mes
   }
   // A page of our own with nothing to run: no script or style may load, and nobody may frame it.
   res.set({ "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "X-Frame-Options": "DENY" });
-  res.type("html").send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${status} ${message}</title><h1>${message}</h1><p><a href="/">Kestrel storefront</a></p></html>`);
+  res
+    .type("html")
+    .send(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>${status} ${message}</title><h1>${message}</h1><p><a href="/">Kestrel storefront</a></p></html>`,
+    );
 }

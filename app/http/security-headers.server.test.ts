@@ -3,11 +3,16 @@ import { documentCacheControl, isSharedCacheable, routeCachePolicyOf } from "./c
 import { parseEnv } from "~/platform/env.server";
 import { baseSecurityHeaders, contentSecurityPolicy, frameOptions, routeSecurityOf } from "./security-headers.server";
 
-const directives = (csp: string) => new Map(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1).join(" ")]));
+const directives = (csp: string) =>
+  new Map(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1).join(" ")]));
 
 describe("Content-Security-Policy", () => {
   const demo = parseEnv({});
-  const sellauth = parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://checkout.example.com/pay/", PUBLIC_URL: "https://shop.example.com" });
+  const sellauth = parseEnv({
+    CHECKOUT_PROVIDER: "sellauth",
+    SHOP_CHECKOUT_ORIGIN: "https://checkout.example.com/pay/",
+    PUBLIC_URL: "https://shop.example.com",
+  });
 
   it("allows scripts only by nonce (strict-dynamic), never 'unsafe-inline' or 'unsafe-eval'", () => {
     const csp = directives(contentSecurityPolicy(demo, ["'nonce-abc'"]));
@@ -25,17 +30,28 @@ describe("Content-Security-Policy", () => {
   });
 
   it("frames only the demo checkout ('self') and the video in demo mode", () => {
-    expect(directives(contentSecurityPolicy(demo, [])).get("frame-src")).toBe("'self' https://www.youtube-nocookie.com");
+    expect(directives(contentSecurityPolicy(demo, [])).get("frame-src")).toBe(
+      "'self' https://www.youtube-nocookie.com",
+    );
   });
 
   it("adds the configured hosted-checkout origin (origin only) to frame-src with sellauth", () => {
-    expect(directives(contentSecurityPolicy(sellauth, [])).get("frame-src")).toBe("'self' https://www.youtube-nocookie.com https://checkout.example.com");
+    expect(directives(contentSecurityPolicy(sellauth, [])).get("frame-src")).toBe(
+      "'self' https://www.youtube-nocookie.com https://checkout.example.com",
+    );
   });
 
   it("frames exactly each configured checkout origin when SHOP_CHECKOUT_ORIGIN lists several", () => {
-    const two = parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://shop.example.com/checkout, https://pay.example.net" });
-    expect(directives(contentSecurityPolicy(two, [])).get("frame-src")).toBe("'self' https://www.youtube-nocookie.com https://shop.example.com https://pay.example.net");
-    expect(() => parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://shop.example.com, not a url" })).toThrow(/SHOP_CHECKOUT_ORIGIN/);
+    const two = parseEnv({
+      CHECKOUT_PROVIDER: "sellauth",
+      SHOP_CHECKOUT_ORIGIN: "https://shop.example.com/checkout, https://pay.example.net",
+    });
+    expect(directives(contentSecurityPolicy(two, [])).get("frame-src")).toBe(
+      "'self' https://www.youtube-nocookie.com https://shop.example.com https://pay.example.net",
+    );
+    expect(() =>
+      parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://shop.example.com, not a url" }),
+    ).toThrow(/SHOP_CHECKOUT_ORIGIN/);
   });
 
   it("lets a route opt in to being framed by our own pages, and nothing wider", () => {
@@ -57,26 +73,38 @@ describe("base security headers", () => {
   it("allow payment for our own pages only in demo mode, and for the checkout frame with sellauth", () => {
     expect(baseSecurityHeaders(parseEnv({}))["Permissions-Policy"]).toMatch(/^payment=\(self\),/);
     const sellauth = parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://checkout.example.com" });
-    expect(baseSecurityHeaders(sellauth)["Permissions-Policy"]).toMatch(/^payment=\(self "https:\/\/checkout\.example\.com"\),/);
+    expect(baseSecurityHeaders(sellauth)["Permissions-Policy"]).toMatch(
+      /^payment=\(self "https:\/\/checkout\.example\.com"\),/,
+    );
   });
 
   it("send HSTS only when the public URL is https", () => {
     expect(baseSecurityHeaders(parseEnv({}))["Strict-Transport-Security"]).toBeUndefined();
-    expect(baseSecurityHeaders(parseEnv({ PUBLIC_URL: "https://shop.example.com" }))["Strict-Transport-Security"]).toBe("max-age=63072000; includeSubDomains; preload");
+    expect(baseSecurityHeaders(parseEnv({ PUBLIC_URL: "https://shop.example.com" }))["Strict-Transport-Security"]).toBe(
+      "max-age=63072000; includeSubDomains; preload",
+    );
   });
 });
 
 describe("document Cache-Control", () => {
   it("lets CDNs keep content pages with stale-while-revalidate", () => {
-    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "content" }]), 200)).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
-    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "live" }]), 200)).toMatch(/^public, max-age=0, s-maxage=30,/);
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "content" }]), 200)).toBe(
+      "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+    );
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "live" }]), 200)).toMatch(
+      /^public, max-age=0, s-maxage=30,/,
+    );
   });
 
   it("never stores private pages, routes that declare nothing, or error pages", () => {
     expect(documentCacheControl(routeCachePolicyOf([undefined, { cache: "private" }]), 200)).toBe("no-store");
-    expect(documentCacheControl(routeCachePolicyOf([undefined, { security: { frameAncestors: "self" } }]), 200)).toBe("no-store");
+    expect(documentCacheControl(routeCachePolicyOf([undefined, { security: { frameAncestors: "self" } }]), 200)).toBe(
+      "no-store",
+    );
     expect(documentCacheControl(routeCachePolicyOf([]), 200)).toBe("no-store");
-    expect(documentCacheControl(routeCachePolicyOf([{ cache: "content" }, { cache: "bogus" }]), 200)).toBe("public, max-age=0, s-maxage=300, stale-while-revalidate=86400");
+    expect(documentCacheControl(routeCachePolicyOf([{ cache: "content" }, { cache: "bogus" }]), 200)).toBe(
+      "public, max-age=0, s-maxage=300, stale-while-revalidate=86400",
+    );
     expect(documentCacheControl("content", 404)).toBe("no-store");
   });
 

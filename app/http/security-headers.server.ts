@@ -64,7 +64,12 @@ export function contentSecurityPolicy(env: Env, scriptSources: string[], route: 
     // Vite's dev server injects inline styles; production serves one CSS file, plus nonce'd <style> elements only
     // (the checkout dialog's scroll lock stamps the page nonce) and the toast styles by hash. A nonce would disable
     // 'unsafe-inline' in dev.
-    "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : [...scriptSources.filter((source) => source.startsWith("'nonce-")), ...inlineStyleHashes()])],
+    "style-src": [
+      "'self'",
+      ...(dev
+        ? ["'unsafe-inline'"]
+        : [...scriptSources.filter((source) => source.startsWith("'nonce-")), ...inlineStyleHashes()]),
+    ],
     "img-src": ["'self'", "data:", "https:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(dev ? ["ws:"] : [])],
@@ -101,6 +106,7 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
     "Cross-Origin-Resource-Policy": "same-origin",
     "X-Frame-Options": "DENY",
   };
-  if (env.PUBLIC_URL.startsWith("https:")) headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains; preload";
+  if (env.PUBLIC_URL.startsWith("https:"))
+    headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains; preload";
   return headers;
 }

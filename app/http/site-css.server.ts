@@ -20,7 +20,12 @@ let encoded: { br: Buffer; gzip: Buffer } | undefined;
 /** Answers `SITE_CSS_PATH` with the whole stylesheet, compressed once (at first request) as well as it goes. */
 export const serveSiteCss: express.RequestHandler = (req, res) => {
   encoded ??= {
-    br: zlib.brotliCompressSync(SITE_CSS, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } }),
+    br: zlib.brotliCompressSync(SITE_CSS, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      },
+    }),
     gzip: zlib.gzipSync(SITE_CSS, { level: 9 }),
   };
   res.vary("Accept-Encoding");

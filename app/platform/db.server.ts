@@ -15,7 +15,11 @@ export function getDb(): DbHandle {
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
       // The message only: pg attaches the client (and its connection parameters, password included) to the error.
-      onIdleError: (error) => logger.warn({ err: { message: error.message } }, "PostgreSQL closed an idle connection; the next query reconnects"),
+      onIdleError: (error) =>
+        logger.warn(
+          { err: { message: error.message } },
+          "PostgreSQL closed an idle connection; the next query reconnects",
+        ),
     });
   }
   return handle;
@@ -39,7 +43,8 @@ export async function pageDatabaseWork<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isDatabaseUnavailableError(error)) throw data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503, statusText: "Service Unavailable" });
+    if (isDatabaseUnavailableError(error))
+      throw data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503, statusText: "Service Unavailable" });
     throw error;
   }
 }

@@ -14,12 +14,23 @@ function configError(source: Record<string, string>): string {
 describe("configuration", () => {
   it("uses the documented defaults when nothing is set", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ PORT: 3000, HOST: "0.0.0.0", PUBLIC_URL: "http://localhost:3000", CHECKOUT_PROVIDER: "demo", SHOP_ID: "151480", LOG_LEVEL: "info" });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      PUBLIC_URL: "http://localhost:3000",
+      CHECKOUT_PROVIDER: "demo",
+      SHOP_ID: "151480",
+      LOG_LEVEL: "info",
+    });
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
   it("treats blank optional values as not set", () => {
-    expect(parseEnv({ DATABASE_URL: "", SHOP_API_KEY: " ", SUPPORT_WEBHOOK_URL: "" })).toMatchObject({ DATABASE_URL: undefined, SHOP_API_KEY: undefined, SUPPORT_WEBHOOK_URL: undefined });
+    expect(parseEnv({ DATABASE_URL: "", SHOP_API_KEY: " ", SUPPORT_WEBHOOK_URL: "" })).toMatchObject({
+      DATABASE_URL: undefined,
+      SHOP_API_KEY: undefined,
+      SUPPORT_WEBHOOK_URL: undefined,
+    });
   });
 
   it("names a bad PORT in one line", () => {
@@ -51,7 +62,9 @@ describe("configuration", () => {
   });
 
   it("names a bad PUBLIC_URL", () => {
-    expect(configError({ PUBLIC_URL: "shop.example.com" })).toBe('Invalid configuration: PUBLIC_URL: expected an absolute URL like https://shop.example.com (got "shop.example.com")');
+    expect(configError({ PUBLIC_URL: "shop.example.com" })).toBe(
+      'Invalid configuration: PUBLIC_URL: expected an absolute URL like https://shop.example.com (got "shop.example.com")',
+    );
   });
 
   it("names the first bad variable only, in one line", () => {
@@ -89,20 +102,32 @@ describe("configuration", () => {
     expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
 
-  it.each(["true", "all", "10.0.0.0/33", "::1/129", "10.0.0/8", "10.0.0.0/8/8", "10.0.0.0/255.0.0", "loopback,,10.0.0.1", "-1"])(
-    "refuses TRUST_PROXY=%j in one line naming it",
-    (value) => {
-      expect(parseTrustProxy(value)).toBeUndefined();
-      expect(configError({ TRUST_PROXY: value })).toBe(
-        `Invalid configuration: TRUST_PROXY: expected a hop count like 1, or addresses and subnets like loopback, 10.0.0.0/8 (got ${JSON.stringify(value)})`,
-      );
-    },
-  );
+  it.each([
+    "true",
+    "all",
+    "10.0.0.0/33",
+    "::1/129",
+    "10.0.0/8",
+    "10.0.0.0/8/8",
+    "10.0.0.0/255.0.0",
+    "loopback,,10.0.0.1",
+    "-1",
+  ])("refuses TRUST_PROXY=%j in one line naming it", (value) => {
+    expect(parseTrustProxy(value)).toBeUndefined();
+    expect(configError({ TRUST_PROXY: value })).toBe(
+      `Invalid configuration: TRUST_PROXY: expected a hop count like 1, or addresses and subnets like loopback, 10.0.0.0/8 (got ${JSON.stringify(value)})`,
+    );
+  });
 
   it("serves no metrics unless METRICS_PORT is set, and binds them to 127.0.0.1 by default", () => {
     expect(parseEnv({ METRICS_PORT: "" })).toMatchObject({ METRICS_PORT: undefined, METRICS_HOST: "127.0.0.1" });
-    expect(parseEnv({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" })).toMatchObject({ METRICS_PORT: 9464, METRICS_HOST: "0.0.0.0" });
-    expect(configError({ METRICS_PORT: "metrics" })).toBe('Invalid configuration: METRICS_PORT: expected a port number (got "metrics")');
+    expect(parseEnv({ METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" })).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_HOST: "0.0.0.0",
+    });
+    expect(configError({ METRICS_PORT: "metrics" })).toBe(
+      'Invalid configuration: METRICS_PORT: expected a port number (got "metrics")',
+    );
     expect(configError({ METRICS_PORT: "0" })).toMatch(/^Invalid configuration: METRICS_PORT: /);
   });
 });

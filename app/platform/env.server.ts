@@ -10,7 +10,9 @@ const optionalUrlList = z.preprocess(
   blankToUndefined,
   z
     .string()
-    .refine((v) => v.split(",").every((item) => z.url().safeParse(item.trim()).success), { message: "expected absolute URLs separated by commas" })
+    .refine((v) => v.split(",").every((item) => z.url().safeParse(item.trim()).success), {
+      message: "expected absolute URLs separated by commas",
+    })
     .optional(),
 );
 const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
@@ -55,48 +57,81 @@ const trustProxy = z.preprocess(
     }),
 );
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce.number({ message: "expected a port number" }).int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  TRUST_PROXY: trustProxy,
-  METRICS_PORT: z.preprocess(blankToUndefined, z.coerce.number({ message: "expected a port number" }).int().min(1).max(65535).optional()),
-  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
-  PUBLIC_URL: z.url({ message: "expected an absolute URL like https://shop.example.com" }).default("http://localhost:3000"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-    message: "expected a postgres:// URL",
-  }),
-  REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: "expected a redis:// URL" }),
-  CHECKOUT_PROVIDER: z.enum(["demo", "sellauth"], { message: "expected demo or sellauth" }).default("demo"),
-  CONTENT_DIR: z.string().min(1).default("./content"),
-  CHECKOUT_MODAL: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
-  SHOP_ID: z.string().regex(/^\d+$/, { message: "expected a numeric shop id" }).default("151480"),
-  SHOP_API_BASE: z.url({ message: "expected an absolute URL" }).default("https://api.sellauth.com"),
-  SHOP_CHECKOUT_ORIGIN: optionalUrlList,
-  SHOP_API_KEY: optionalString,
-  SHOP_WEBHOOK_SECRET: optionalString,
-  ALTCHA_HMAC_KEY: optionalString,
-  SUPPORT_WEBHOOK_URL: optionalUrl,
-  REVIEWS_SOURCE_URL: optionalUrl,
-  REVIEWS_PRODUCT_SOURCE_URL: optionalUrl,
-  /** Where reviews come from: the shop's verified feedback, vouch pages (REVIEWS_SOURCE_URL), or content/reviews.json. */
-  REVIEWS_SOURCE: z.preprocess(blankToUndefined, z.enum(["shop", "vouch", "content"], { message: "expected shop, vouch or content" }).optional()),
-  /** `content`: products from content/products.json (the demo); `sellauth`: the connected shop's, content overlaid. */
-  CATALOG_SOURCE: z.enum(["content", "sellauth"], { message: "expected content or sellauth" }).default("content"),
-  CATALOG_REFRESH_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).int().min(10, { message: "expected at least 10 seconds" }).default(300),
-  /** The shortest probe interval content/status.json may ask for (30 s; tests lower it to run in seconds). */
-  STATUS_PROBE_MIN_INTERVAL_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive({ message: "expected more than 0 seconds" }).default(30),
-  /** A product's status alerts to the support channel are at least this far apart (a flapping probe never floods it). */
-  STATUS_ALERT_GAP_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).min(0, { message: "expected 0 or more seconds" }).default(600),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-})
-  .refine((env) => env.CATALOG_SOURCE !== "sellauth" || env.SHOP_API_KEY !== undefined, { message: "sellauth reads the shop's catalogue with its API: set SHOP_API_KEY too", path: ["CATALOG_SOURCE"] })
-  .refine((env) => env.REVIEWS_SOURCE !== "shop" || env.SHOP_API_KEY !== undefined, { message: "shop reads the shop's feedback with its API: set SHOP_API_KEY too", path: ["REVIEWS_SOURCE"] })
-  .refine((env) => env.REVIEWS_SOURCE !== "vouch" || env.REVIEWS_SOURCE_URL !== undefined || env.REVIEWS_PRODUCT_SOURCE_URL !== undefined, {
-    message: "vouch needs REVIEWS_SOURCE_URL or REVIEWS_PRODUCT_SOURCE_URL",
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number({ message: "expected a port number" }).int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    TRUST_PROXY: trustProxy,
+    METRICS_PORT: z.preprocess(
+      blankToUndefined,
+      z.coerce.number({ message: "expected a port number" }).int().min(1).max(65535).optional(),
+    ),
+    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+    PUBLIC_URL: z
+      .url({ message: "expected an absolute URL like https://shop.example.com" })
+      .default("http://localhost:3000"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      message: "expected a postgres:// URL",
+    }),
+    REDIS_URL: optionalUrl.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+      message: "expected a redis:// URL",
+    }),
+    CHECKOUT_PROVIDER: z.enum(["demo", "sellauth"], { message: "expected demo or sellauth" }).default("demo"),
+    CONTENT_DIR: z.string().min(1).default("./content"),
+    CHECKOUT_MODAL: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
+    SHOP_ID: z.string().regex(/^\d+$/, { message: "expected a numeric shop id" }).default("151480"),
+    SHOP_API_BASE: z.url({ message: "expected an absolute URL" }).default("https://api.sellauth.com"),
+    SHOP_CHECKOUT_ORIGIN: optionalUrlList,
+    SHOP_API_KEY: optionalString,
+    SHOP_WEBHOOK_SECRET: optionalString,
+    ALTCHA_HMAC_KEY: optionalString,
+    SUPPORT_WEBHOOK_URL: optionalUrl,
+    REVIEWS_SOURCE_URL: optionalUrl,
+    REVIEWS_PRODUCT_SOURCE_URL: optionalUrl,
+    /** Where reviews come from: the shop's verified feedback, vouch pages (REVIEWS_SOURCE_URL), or content/reviews.json. */
+    REVIEWS_SOURCE: z.preprocess(
+      blankToUndefined,
+      z.enum(["shop", "vouch", "content"], { message: "expected shop, vouch or content" }).optional(),
+    ),
+    /** `content`: products from content/products.json (the demo); `sellauth`: the connected shop's, content overlaid. */
+    CATALOG_SOURCE: z.enum(["content", "sellauth"], { message: "expected content or sellauth" }).default("content"),
+    CATALOG_REFRESH_SECONDS: z.coerce
+      .number({ message: "expected a number of seconds" })
+      .int()
+      .min(10, { message: "expected at least 10 seconds" })
+      .default(300),
+    /** The shortest probe interval content/status.json may ask for (30 s; tests lower it to run in seconds). */
+    STATUS_PROBE_MIN_INTERVAL_SECONDS: z.coerce
+      .number({ message: "expected a number of seconds" })
+      .positive({ message: "expected more than 0 seconds" })
+      .default(30),
+    /** A product's status alerts to the support channel are at least this far apart (a flapping probe never floods it). */
+    STATUS_ALERT_GAP_SECONDS: z.coerce
+      .number({ message: "expected a number of seconds" })
+      .min(0, { message: "expected 0 or more seconds" })
+      .default(600),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .refine((env) => env.CATALOG_SOURCE !== "sellauth" || env.SHOP_API_KEY !== undefined, {
+    message: "sellauth reads the shop's catalogue with its API: set SHOP_API_KEY too",
+    path: ["CATALOG_SOURCE"],
+  })
+  .refine((env) => env.REVIEWS_SOURCE !== "shop" || env.SHOP_API_KEY !== undefined, {
+    message: "shop reads the shop's feedback with its API: set SHOP_API_KEY too",
     path: ["REVIEWS_SOURCE"],
-  });
+  })
+  .refine(
+    (env) =>
+      env.REVIEWS_SOURCE !== "vouch" ||
+      env.REVIEWS_SOURCE_URL !== undefined ||
+      env.REVIEWS_PRODUCT_SOURCE_URL !== undefined,
+    {
+      message: "vouch needs REVIEWS_SOURCE_URL or REVIEWS_PRODUCT_SOURCE_URL",
+      path: ["REVIEWS_SOURCE"],
+    },
+  );
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -106,7 +141,14 @@ export function reviewsSource(env: Env): "shop" | "vouch" | "content" {
 }
 
 /** Names whose values must never reach the browser, logs or HTML. */
-export const SECRET_ENV_NAMES = ["SHOP_API_KEY", "SHOP_WEBHOOK_SECRET", "SUPPORT_WEBHOOK_URL", "ALTCHA_HMAC_KEY", "DATABASE_URL", "REDIS_URL"] as const;
+export const SECRET_ENV_NAMES = [
+  "SHOP_API_KEY",
+  "SHOP_WEBHOOK_SECRET",
+  "SUPPORT_WEBHOOK_URL",
+  "ALTCHA_HMAC_KEY",
+  "DATABASE_URL",
+  "REDIS_URL",
+] as const;
 
 export class EnvError extends Error {}
 
@@ -118,7 +160,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const name = String(issue?.path[0] ?? "environment");
     const raw = source[name];
     // Secret values are never echoed, even when malformed.
-    const shown = (SECRET_ENV_NAMES as readonly string[]).includes(name) || raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
+    const shown =
+      (SECRET_ENV_NAMES as readonly string[]).includes(name) || raw === undefined
+        ? ""
+        : ` (got ${JSON.stringify(raw)})`;
     throw new EnvError(`Invalid configuration: ${name}: ${issue?.message ?? "invalid value"}${shown}`);
   }
   return { ...result.data, DATA_DIR: path.resolve(result.data.DATA_DIR) };

@@ -24,13 +24,31 @@ describe("log redaction", () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       expect(line).not.toContain(secret);
-      expect(JSON.parse(line)).toMatchObject(line.includes('"nested"') ? { env: { [name]: "[redacted]" } } : { [name]: "[redacted]" });
+      expect(JSON.parse(line)).toMatchObject(
+        line.includes('"nested"') ? { env: { [name]: "[redacted]" } } : { [name]: "[redacted]" },
+      );
     }
   });
 
   it("writes [redacted] instead of credentials in request headers", () => {
     const { logger, lines } = capturingLogger();
-    logger.info({ req: { headers: { authorization: "Bearer abc", cookie: "session=abc", "x-signature": "abc123", accept: "text/html" } } }, "request");
-    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ req: { headers: { authorization: "[redacted]", cookie: "[redacted]", "x-signature": "[redacted]", accept: "text/html" } } });
+    logger.info(
+      {
+        req: {
+          headers: { authorization: "Bearer abc", cookie: "session=abc", "x-signature": "abc123", accept: "text/html" },
+        },
+      },
+      "request",
+    );
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({
+      req: {
+        headers: {
+          authorization: "[redacted]",
+          cookie: "[redacted]",
+          "x-signature": "[redacted]",
+          accept: "text/html",
+        },
+      },
+    });
   });
 });

@@ -13,7 +13,12 @@ export function getRedis(): Redis | undefined {
     // Loaded only when configured: embedded mode never pays ioredis's memory (~2.5 MB heap, more RSS).
     const { Redis: RedisClient } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
     // Commands fail fast while Redis is down (callers fall back) instead of queueing behind a dead connection.
-    client = new RedisClient(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: false });
+    client = new RedisClient(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2_000,
+      lazyConnect: false,
+    });
     // The URL may carry a password: log the failure, never the URL; once per outage, not per reconnect attempt.
     let reported = false;
     client.on("ready", () => {
@@ -22,7 +27,10 @@ export function getRedis(): Redis | undefined {
     client.on("error", (error: Error) => {
       if (reported) return;
       reported = true;
-      logger.warn({ err: { message: error.message } }, "redis unavailable; using in-process fallbacks until it is back");
+      logger.warn(
+        { err: { message: error.message } },
+        "redis unavailable; using in-process fallbacks until it is back",
+      );
     });
   }
   return client;

@@ -18,14 +18,18 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches[0].loaderData, {
     title: loaderData ? `${loaderData.view.selected.name} Docs` : "Docs",
-    description: "Troubleshooting guides for every Kestrel Software product: activation, crashes, performance and more.",
+    description:
+      "Troubleshooting guides for every Kestrel Software product: activation, crashes, performance and more.",
     path: loaderData ? `/docs?product=${loaderData.view.selected.slug}` : "/docs",
   });
 
 export default function DocsRoute({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:py-16">
-      <PageHeader title="Documentation" description="Troubleshooting guides for every product. Pick a product to see its common problems and how to fix them." />
+      <PageHeader
+        title="Documentation"
+        description="Troubleshooting guides for every product. Pick a product to see its common problems and how to fix them."
+      />
       <DocsPage intro={loaderData.intro} view={loaderData.view} resources={loaderData.resources} />
     </div>
   );

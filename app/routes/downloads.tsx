@@ -21,7 +21,10 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export default function DownloadsRoute({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
-      <PageHeader title="Downloads" description="The latest release of every product, with requirements and what changed. Installers come with your licence after purchase." />
+      <PageHeader
+        title="Downloads"
+        description="The latest release of every product, with requirements and what changed. Installers come with your licence after purchase."
+      />
       <DownloadList downloads={loaderData.downloads} />
     </div>
   );

@@ -23,7 +23,10 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export default function FaqPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
-      <PageHeader title="Frequently Asked Questions" description="Quick answers about licences, payments and support. Still stuck? Open the chat at the bottom right." />
+      <PageHeader
+        title="Frequently Asked Questions"
+        description="Quick answers about licences, payments and support. Still stuck? Open the chat at the bottom right."
+      />
       <FaqAccordion items={loaderData.faq} />
       <JsonLd data={faqPageJsonLd(loaderData.faq)} />
     </div>

@@ -16,7 +16,15 @@ export const handle = { cache: "content" } satisfies RouteCacheHandle;
 export function loader() {
   const { site } = getContent();
   const tiles = homeTileProducts(site.homeTiles, getCatalogue());
-  return { hero: site.hero, tagline: site.tagline, description: site.description, video: site.video, sellingPoints: site.sellingPoints, howItWorks: site.howItWorks, tiles };
+  return {
+    hero: site.hero,
+    tagline: site.tagline,
+    description: site.description,
+    video: site.video,
+    sellingPoints: site.sellingPoints,
+    howItWorks: site.howItWorks,
+    tiles,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
@@ -33,7 +41,10 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-20 pb-8 sm:space-y-24">
       <section className="relative overflow-hidden">
-        <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 -top-40 h-96 bg-radial from-sky-500/25 to-transparent to-70%" />
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-x-0 -top-40 h-96 bg-radial from-sky-500/25 to-transparent to-70%"
+        />
         <div className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 pt-12 sm:pt-20 lg:grid-cols-2">
           <div>
             <p className="text-sm font-semibold tracking-widest text-sky-300 uppercase">{tagline}</p>

@@ -19,7 +19,11 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   loaderData
-    ? pageMeta(matches[0].loaderData, { title: loaderData.page.title, description: legalPage(loaderData.page.slug).description, path: `/${loaderData.page.slug}` })
+    ? pageMeta(matches[0].loaderData, {
+        title: loaderData.page.title,
+        description: legalPage(loaderData.page.slug).description,
+        path: `/${loaderData.page.slug}`,
+      })
     : [];
 
 export default function LegalRoute({ loaderData }: Route.ComponentProps) {

@@ -41,21 +41,45 @@ export async function loader({ params }: Route.LoaderArgs) {
   const reviews = await cachedReviewsForPage("product", product.id);
   const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
   // Only the shop's verified feedback rates the product for search engines; vouches and curated quotes do not.
-  return { product, categoryLabel, related, reviews, ratedByBuyers: reviewsAreVerified(), brand: site.brand, community: site.community, checkout: checkoutPageSettings() };
+  return {
+    product,
+    categoryLabel,
+    related,
+    reviews,
+    ratedByBuyers: reviewsAreVerified(),
+    brand: site.brand,
+    community: site.community,
+    checkout: checkoutPageSettings(),
+  };
 }
 
 // Changing `?duration=` only moves the selection: nothing to reload.
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (!formMethod && onlySelectionChanged(currentUrl, nextUrl)) return false;
   return defaultShouldRevalidate;
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
   if (!loaderData) {
-    return pageMeta(matches[0].loaderData, { title: "Product not found", description: "The product you're looking for doesn't exist.", path: `/product/${params.id}`, noindex: true });
+    return pageMeta(matches[0].loaderData, {
+      title: "Product not found",
+      description: "The product you're looking for doesn't exist.",
+      path: `/product/${params.id}`,
+      noindex: true,
+    });
   }
   const { product } = loaderData;
-  return pageMeta(matches[0].loaderData, { title: product.name, description: product.description, path: `/product/${product.id}`, image: product.cardImage.src });
+  return pageMeta(matches[0].loaderData, {
+    title: product.name,
+    description: product.description,
+    path: `/product/${product.id}`,
+    image: product.cardImage.src,
+  });
 };
 
 export default function ProductRoute({ loaderData, matches }: Route.ComponentProps) {
@@ -69,7 +93,10 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
     <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
       <JsonLd
         data={[
-          { ...productJsonLd(product, publicUrl, brand), ...(loaderData.ratedByBuyers ? aggregateRatingProperty(loaderData.reviews) : {}) },
+          {
+            ...productJsonLd(product, publicUrl, brand),
+            ...(loaderData.ratedByBuyers ? aggregateRatingProperty(loaderData.reviews) : {}),
+          },
           breadcrumbJsonLd(
             [
               { name: "Products", path: "/products" },
@@ -103,7 +130,12 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           <ProductGallery images={product.images} productName={product.name} />
           <div className="flex flex-wrap items-center gap-3">
             <CompatibilityChips systems={product.compatibility} />
-            <a href={community.url} target="_blank" rel="noopener noreferrer" className="ml-auto rounded text-sm font-semibold text-sky-300 hover:underline">
+            <a
+              href={community.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="ml-auto rounded text-sm font-semibold text-sky-300 hover:underline"
+            >
               Join the {community.label}
               <span className="sr-only"> (opens in a new tab)</span>
             </a>
@@ -114,8 +146,11 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
           <ProductPrice product={product} size="lg" />
           {product.descriptionHtml ? (
-            // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
-            <div className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6" dangerouslySetInnerHTML={{ __html: product.descriptionHtml }} />
+            <div
+              className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
+              dangerouslySetInnerHTML={{ __html: product.descriptionHtml }}
+            />
           ) : (
             <p className="text-lg text-slate-300">{product.description}</p>
           )}
@@ -128,7 +163,11 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               <span id="total-label" className="text-slate-300">
                 Total
               </span>
-              <output aria-labelledby="total-label" aria-live="polite" className="text-3xl font-bold text-white tabular-nums">
+              <output
+                aria-labelledby="total-label"
+                aria-live="polite"
+                className="text-3xl font-bold text-white tabular-nums"
+              >
                 {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
               </output>
             </p>
@@ -176,13 +215,22 @@ function ProductErrorCard({ title, message }: { title: string; message: string }
 }
 
 function unexpectedProductError() {
-  return <ProductErrorCard title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment." />;
+  return (
+    <ProductErrorCard
+      title="Unexpected Application Error!"
+      message="Something went wrong on our side. Please try again in a moment."
+    />
+  );
 }
 
 export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
-      statusHandlers={{ 404: () => <ProductErrorCard title="Product not found" message="The product you're looking for doesn't exist." /> }}
+      statusHandlers={{
+        404: () => (
+          <ProductErrorCard title="Product not found" message="The product you're looking for doesn't exist." />
+        ),
+      }}
       defaultStatusHandler={unexpectedProductError}
       unexpectedErrorHandler={unexpectedProductError}
     />

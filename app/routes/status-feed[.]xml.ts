@@ -7,6 +7,12 @@ import { getEnv } from "~/platform/env.server";
 /** `/status/feed.xml`: the 50 newest incidents with their updates, as Atom. */
 export async function loader() {
   const incidents = await pageDatabaseWork(() => listLatestIncidents(getDb().db));
-  const body = buildIncidentFeed(incidents, { publicUrl: getEnv().PUBLIC_URL, brand: getContent().site.brand, now: new Date() });
-  return new Response(body, { headers: { "Content-Type": "application/atom+xml; charset=utf-8", "Cache-Control": "public, max-age=60" } });
+  const body = buildIncidentFeed(incidents, {
+    publicUrl: getEnv().PUBLIC_URL,
+    brand: getContent().site.brand,
+    now: new Date(),
+  });
+  return new Response(body, {
+    headers: { "Content-Type": "application/atom+xml; charset=utf-8", "Cache-Control": "public, max-age=60" },
+  });
 }

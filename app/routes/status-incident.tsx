@@ -19,9 +19,19 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
-  if (!loaderData) return pageMeta(matches[0].loaderData, { title: "Incident not found", description: "There is no incident with this number.", path: `/status/incidents/${params.id}`, noindex: true });
+  if (!loaderData)
+    return pageMeta(matches[0].loaderData, {
+      title: "Incident not found",
+      description: "There is no incident with this number.",
+      path: `/status/incidents/${params.id}`,
+      noindex: true,
+    });
   const { incident } = loaderData;
-  return pageMeta(matches[0].loaderData, { title: incident.title, description: `${incident.status === "resolved" ? "Resolved" : "Ongoing"} incident: ${incident.body}`, path: incidentPath(incident.id) });
+  return pageMeta(matches[0].loaderData, {
+    title: incident.title,
+    description: `${incident.status === "resolved" ? "Resolved" : "Ongoing"} incident: ${incident.body}`,
+    path: incidentPath(incident.id),
+  });
 };
 
 export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps) {
@@ -42,7 +52,9 @@ export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps
         </span>
         {incident.resolvedAt ? <span>Lasted {formatDuration(incident.startedAt, incident.resolvedAt)}</span> : null}
       </div>
-      <p className="mt-3 text-slate-300">Affects: {incident.products.length > 0 ? incident.products.join(", ") : "no product named"}</p>
+      <p className="mt-3 text-slate-300">
+        Affects: {incident.products.length > 0 ? incident.products.join(", ") : "no product named"}
+      </p>
       <section aria-labelledby="incident-updates" className="mt-8">
         <h2 id="incident-updates" className="text-xl font-semibold text-white">
           Updates

@@ -3,7 +3,8 @@ import type { DbDialect } from "../client";
 
 export async function up(db: Kysely<unknown>, dialect: DbDialect) {
   // The one place the dialects differ: how an integer key counts itself.
-  const serialKey = dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
+  const serialKey =
+    dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
   await sql`CREATE TABLE status_entries (
     id ${serialKey},
     name TEXT NOT NULL UNIQUE,

@@ -4,7 +4,8 @@ import type { DbDialect } from "../client";
 // The connected shop's catalogue: each sync's snapshot (the newest is served), the resyncs notifications asked for,
 // and leases, so one instance of a cluster syncs at a time.
 export async function up(db: Kysely<unknown>, dialect: DbDialect) {
-  const serialKey = dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
+  const serialKey =
+    dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
   await sql`CREATE TABLE catalogue_snapshots (
     version ${serialKey},
     synced_at TEXT NOT NULL,

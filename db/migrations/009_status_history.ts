@@ -4,7 +4,8 @@ import type { DbDialect } from "../client";
 // A status page that measures (docs/status.md): every status change with its time (uptime is computed from it),
 // incidents with timed updates and the products they affect, and what the probes have seen so far.
 export async function up(db: Kysely<unknown>, dialect: DbDialect) {
-  const serialKey = dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
+  const serialKey =
+    dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
   await sql`CREATE TABLE status_changes (
     id ${serialKey},
     name TEXT NOT NULL,
@@ -38,8 +39,14 @@ export async function up(db: Kysely<unknown>, dialect: DbDialect) {
     held_changes INTEGER NOT NULL DEFAULT 0
   )`.execute(db);
   // What an existing deployment knew: each product's status since its last change, and its incidents as first updates.
-  await sql`INSERT INTO status_changes (name, status, changed_at, source) SELECT name, status, updated_at, 'import' FROM status_entries`.execute(db);
+  await sql`INSERT INTO status_changes (name, status, changed_at, source) SELECT name, status, updated_at, 'import' FROM status_entries`.execute(
+    db,
+  );
   await sql`UPDATE incidents SET status = 'resolved' WHERE resolved_at IS NOT NULL`.execute(db);
-  await sql`INSERT INTO incident_updates (incident_id, status, body, created_at) SELECT id, 'investigating', body, started_at FROM incidents`.execute(db);
-  await sql`INSERT INTO incident_updates (incident_id, status, body, created_at) SELECT id, 'resolved', 'This incident has been resolved.', resolved_at FROM incidents WHERE resolved_at IS NOT NULL`.execute(db);
+  await sql`INSERT INTO incident_updates (incident_id, status, body, created_at) SELECT id, 'investigating', body, started_at FROM incidents`.execute(
+    db,
+  );
+  await sql`INSERT INTO incident_updates (incident_id, status, body, created_at) SELECT id, 'resolved', 'This incident has been resolved.', resolved_at FROM incidents WHERE resolved_at IS NOT NULL`.execute(
+    db,
+  );
 }

@@ -30,7 +30,12 @@ const MIGRATIONS: Record<string, DialectMigration> = {
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {
-  return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, dialect) }]));
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, migration]) => [
+      name,
+      { up: (db: Kysely<unknown>) => migration.up(db, dialect) },
+    ]),
+  );
 }
 
 export const sqliteMigrations = migrationsFor("sqlite");

@@ -9,7 +9,19 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import { freePort, startAppServer } from "../../tests/support/app-server.ts";
 import { ensureChromium } from "../ensure-chromium.mjs";
-import { BROWSER_HEADERS, CHROME_FLAGS, DURATION, documentSize, FIRST_ROUND_TRIP_BYTES, lighthouseRun, load, loadAverage, rssAfterGc, SERVER_NODE_OPTIONS, spread } from "./bench-measure.mjs";
+import {
+  BROWSER_HEADERS,
+  CHROME_FLAGS,
+  DURATION,
+  documentSize,
+  FIRST_ROUND_TRIP_BYTES,
+  lighthouseRun,
+  load,
+  loadAverage,
+  rssAfterGc,
+  SERVER_NODE_OPTIONS,
+  spread,
+} from "./bench-measure.mjs";
 import { writeCatalogue } from "./generate-catalogue.mjs";
 
 const DEMO_SIZE = 6;
@@ -36,19 +48,32 @@ const percent = (ratio) => (Number.isFinite(ratio) ? `${(100 * ratio).toFixed(2)
  */
 export async function benchCatalogue({ buildDir }) {
   const requested = (process.env.BENCH_CATALOGUE_SIZES ?? "24,1000,10000").split(",").map((s) => s.trim());
-  if (requested.some((s) => !/^\d+$/.test(s) || Number(s) < 1)) throw new Error(`BENCH_CATALOGUE_SIZES: expected product counts like "24,1000,10000" (got "${process.env.BENCH_CATALOGUE_SIZES}")`);
+  if (requested.some((s) => !/^\d+$/.test(s) || Number(s) < 1))
+    throw new Error(
+      `BENCH_CATALOGUE_SIZES: expected product counts like "24,1000,10000" (got "${process.env.BENCH_CATALOGUE_SIZES}")`,
+    );
   const withDemo = process.env.BENCH_CATALOGUE_DEMO !== "0";
   const sizes = [...new Set([...(withDemo ? [DEMO_SIZE] : []), ...requested.map(Number)])];
   const runs = Number(process.env.BENCH_CATALOGUE_RUNS ?? 3);
 
   console.log(`\n## Catalogue size: ${sizes.join(", ")} products${withDemo ? " (6: the shipped content/)" : ""}`);
-  const chrome = process.env.BENCH_SKIP_LIGHTHOUSE ? undefined : await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? ensureChromium(), chromeFlags: CHROME_FLAGS });
+  const chrome = process.env.BENCH_SKIP_LIGHTHOUSE
+    ? undefined
+    : await chromeLauncher.launch({
+        chromePath: process.env.CHROME_PATH ?? ensureChromium(),
+        chromeFlags: CHROME_FLAGS,
+      });
   const results = [];
   try {
     // One start unmeasured, so the first size's boot time does not include a cold file cache.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-data-"));
     try {
-      await (await startAppServer({ dataDir, env: { BUILD_DIR: buildDir, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS, CONTENT_DIR } })).stop();
+      await (
+        await startAppServer({
+          dataDir,
+          env: { BUILD_DIR: buildDir, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS, CONTENT_DIR },
+        })
+      ).stop();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -64,7 +89,9 @@ export async function benchCatalogue({ buildDir }) {
 }
 
 async function measureSize(size, { buildDir, chrome, runs, shipped }) {
-  const contentDir = shipped ? CONTENT_DIR : writeCatalogue(fs.mkdtempSync(path.join(os.tmpdir(), `kestrel-bench-catalogue-${size}-`)), size);
+  const contentDir = shipped
+    ? CONTENT_DIR
+    : writeCatalogue(fs.mkdtempSync(path.join(os.tmpdir(), `kestrel-bench-catalogue-${size}-`)), size);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-data-"));
   let server;
   try {
@@ -72,7 +99,17 @@ async function measureSize(size, { buildDir, chrome, runs, shipped }) {
     let metricsPort = await freePort();
     while (metricsPort === port) metricsPort = await freePort();
     const spawned = Date.now();
-    server = await startAppServer({ port, dataDir, env: { BUILD_DIR: buildDir, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS, CONTENT_DIR: contentDir, METRICS_PORT: String(metricsPort) } });
+    server = await startAppServer({
+      port,
+      dataDir,
+      env: {
+        BUILD_DIR: buildDir,
+        LOG_LEVEL: "warn",
+        NODE_OPTIONS: SERVER_NODE_OPTIONS,
+        CONTENT_DIR: contentDir,
+        METRICS_PORT: String(metricsPort),
+      },
+    });
     const bootMs = Date.now() - spawned;
     const pid = server.process.pid;
 
@@ -86,12 +123,17 @@ async function measureSize(size, { buildDir, chrome, runs, shipped }) {
     const lighthouse = {};
     for (const url of chrome ? DOCUMENT_URLS : []) {
       lighthouse[url] = [];
-      for (let run = 0; run < runs; run++) lighthouse[url].push(await lighthouseRun(chrome, server.url.replace("127.0.0.1", "localhost") + url));
+      for (let run = 0; run < runs; run++)
+        lighthouse[url].push(await lighthouseRun(chrome, server.url.replace("127.0.0.1", "localhost") + url));
     }
 
     // A unique query string per request forces a full render every time.
     let n = 0;
-    const uncached = await load(server.url + SEARCH_URL, { setupRequest: (req) => ({ ...req, path: `${SEARCH_URL}&bench=${n++}` }) }, pid);
+    const uncached = await load(
+      server.url + SEARCH_URL,
+      { setupRequest: (req) => ({ ...req, path: `${SEARCH_URL}&bench=${n++}` }) },
+      pid,
+    );
 
     const flood = await searchFlood(server.url, `http://127.0.0.1:${metricsPort}/metrics`);
     return { size, bootMs, rss, documents, lighthouse, uncached, flood };
@@ -119,7 +161,8 @@ async function cacheLookups(metricsUrl) {
   const text = await (await fetch(metricsUrl)).text();
   if (!text.includes("kestrel_render_cache_lookups_total")) return undefined;
   const counts = { hit: 0, miss: 0, shared: 0 };
-  for (const [, result, value] of text.matchAll(/^kestrel_render_cache_lookups_total\{result="(\w+)"\} (\S+)$/gm)) counts[result] = Number(value);
+  for (const [, result, value] of text.matchAll(/^kestrel_render_cache_lookups_total\{result="(\w+)"\} (\S+)$/gm))
+    counts[result] = Number(value);
   return counts;
 }
 
@@ -154,7 +197,15 @@ async function searchFlood(baseUrl, metricsUrl) {
   if (!before || !after) return { seconds, statuses, hotRequests };
   const delta = { hit: after.hit - before.hit, miss: after.miss - before.miss, shared: after.shared - before.shared };
   const hotNonHits = delta.miss + delta.shared - FLOOD_REQUESTS;
-  return { seconds, statuses, hotRequests, delta, hotHits: delta.hit, hotHitsFromMisses: hotRequests - hotNonHits, lookups: delta.hit + delta.miss + delta.shared };
+  return {
+    seconds,
+    statuses,
+    hotRequests,
+    delta,
+    hotHits: delta.hit,
+    hotHitsFromMisses: hotRequests - hotNonHits,
+    lookups: delta.hit + delta.miss + delta.shared,
+  };
 }
 
 function printTables(results, { runs, lighthouse }) {
@@ -163,16 +214,32 @@ function printTables(results, { runs, lighthouse }) {
   const statusNote = (status) => (status === 200 ? "" : ` (${status})`);
 
   console.log(`\n### Catalogue size: server, documents, render CPU, render cache (${results.length} size(s))`);
-  console.log("- boot: spawning the server until /healthz answers 200; startAppServer polls every 100 ms, so ±100 ms (after one unmeasured start).");
+  console.log(
+    "- boot: spawning the server until /healthz answers 200; startAppServer polls every 100 ms, so ±100 ms (after one unmeasured start).",
+  );
   console.log("- idle RSS: after warm-up (each URL below once) and a full GC (SIGUSR2, bench-gc-hook.mjs).");
-  console.log(`- documents: gzip body + headers as Lighthouse's mobile run gets them; "fits" = within the first round trip (${FIRST_ROUND_TRIP_BYTES.toLocaleString("en-US")} B).`);
-  console.log(`  Δ = bytes more than the same URL at ${BASELINE_SIZE} products; ✓ = target met (Δ ≤ ${bytes(DOCUMENT_MAX_GROWTH)} and document ≤ ${bytes(DOCUMENT_MAX_BYTES)}). A status other than 200 is shown, e.g. (404): page 3 does not exist.`);
-  console.log(`- render CPU: server CPU per request of ${SEARCH_URL}&bench=<unique> under autocannon for ${DURATION} s (every request rendered); target ≤ ${RENDER_CPU_TARGET_US / 1000} ms at 10,000 products.`);
-  console.log(`- hot hits: ${FLOOD_REQUESTS.toLocaleString("en-US")} /products?q=flood<n> (distinct) interleaved 1:1 with ${HOT_URLS.join(", ")} in turn, ${FLOOD_CONCURRENCY} in flight;`);
-  console.log(`  hits = growth of kestrel_render_cache_lookups_total{result="hit"} / hot requests (target ≥ ${HIT_RATIO_TARGET * 100}%; a render is kept 5 s, so a few misses per 5 s per URL are expected).`);
-  console.log('  "from misses": the same ratio counted from the other side, hot requests − (miss + shared growth − flood requests).');
+  console.log(
+    `- documents: gzip body + headers as Lighthouse's mobile run gets them; "fits" = within the first round trip (${FIRST_ROUND_TRIP_BYTES.toLocaleString("en-US")} B).`,
+  );
+  console.log(
+    `  Δ = bytes more than the same URL at ${BASELINE_SIZE} products; ✓ = target met (Δ ≤ ${bytes(DOCUMENT_MAX_GROWTH)} and document ≤ ${bytes(DOCUMENT_MAX_BYTES)}). A status other than 200 is shown, e.g. (404): page 3 does not exist.`,
+  );
+  console.log(
+    `- render CPU: server CPU per request of ${SEARCH_URL}&bench=<unique> under autocannon for ${DURATION} s (every request rendered); target ≤ ${RENDER_CPU_TARGET_US / 1000} ms at 10,000 products.`,
+  );
+  console.log(
+    `- hot hits: ${FLOOD_REQUESTS.toLocaleString("en-US")} /products?q=flood<n> (distinct) interleaved 1:1 with ${HOT_URLS.join(", ")} in turn, ${FLOOD_CONCURRENCY} in flight;`,
+  );
+  console.log(
+    `  hits = growth of kestrel_render_cache_lookups_total{result="hit"} / hot requests (target ≥ ${HIT_RATIO_TARGET * 100}%; a render is kept 5 s, so a few misses per 5 s per URL are expected).`,
+  );
+  console.log(
+    '  "from misses": the same ratio counted from the other side, hot requests − (miss + shared growth − flood requests).',
+  );
   const documentColumns = DOCUMENT_URLS.map((url) => `${url} | Δ`).join(" | ");
-  console.log(`| products | boot | idle RSS | ${documentColumns} | render CPU/req | render req/s (p50, p99) | hot hits | hot hit ratio | from misses |`);
+  console.log(
+    `| products | boot | idle RSS | ${documentColumns} | render CPU/req | render req/s (p50, p99) | hot hits | hot hit ratio | from misses |`,
+  );
   console.log(`|---:|---:|---:|${DOCUMENT_URLS.map(() => "---:|---:|").join("")}---:|---:|---:|---:|---:|`);
   for (const r of results) {
     const documentCells = DOCUMENT_URLS.map((url) => {
@@ -187,8 +254,12 @@ function printTables(results, { runs, lighthouse }) {
     const searchStatus = statusNote(r.documents[SEARCH_URL].status);
     const cpu = `${(r.uncached.cpuUs / 1000).toFixed(2)} ms${searchStatus}${r.size >= 10_000 ? (r.uncached.cpuUs <= RENDER_CPU_TARGET_US ? " ✓" : " ✗") : ""}`;
     const f = r.flood;
-    const hits = f.delta ? `${f.hotHits.toLocaleString("en-US")} / ${f.hotRequests.toLocaleString("en-US")}` : "no metric";
-    const ratio = f.delta ? `${percent(f.hotHits / f.hotRequests)} ${f.hotHits / f.hotRequests >= HIT_RATIO_TARGET ? "✓" : "✗"}` : "n/a";
+    const hits = f.delta
+      ? `${f.hotHits.toLocaleString("en-US")} / ${f.hotRequests.toLocaleString("en-US")}`
+      : "no metric";
+    const ratio = f.delta
+      ? `${percent(f.hotHits / f.hotRequests)} ${f.hotHits / f.hotRequests >= HIT_RATIO_TARGET ? "✓" : "✗"}`
+      : "n/a";
     const fromMisses = f.delta ? percent(f.hotHitsFromMisses / f.hotRequests) : "n/a";
     console.log(
       `| ${r.size.toLocaleString("en-US")} | ${r.bootMs} ms | ${r.rss.toFixed(0)} MB | ${documentCells.join(" | ")} | ${cpu} | ${r.uncached.rps} (${r.uncached.p50} ms, ${r.uncached.p99} ms) | ${hits} | ${ratio} | ${fromMisses} |`,
@@ -197,12 +268,18 @@ function printTables(results, { runs, lighthouse }) {
   const statusList = (map) => [...map].map(([status, n]) => `${n.toLocaleString("en-US")}× ${status}`).join(", ");
   for (const r of results) {
     const f = r.flood;
-    const lookups = f.delta ? `; cache lookups grew by ${f.lookups.toLocaleString("en-US")} (hit ${f.delta.hit}, miss ${f.delta.miss}, shared ${f.delta.shared}) for ${(2 * FLOOD_REQUESTS).toLocaleString("en-US")} requests` : "";
-    console.log(`- flood at ${r.size.toLocaleString("en-US")}: ${f.seconds.toFixed(1)} s; flood ${statusList(f.statuses.flood)}; hot ${statusList(f.statuses.hot)}${lookups}`);
+    const lookups = f.delta
+      ? `; cache lookups grew by ${f.lookups.toLocaleString("en-US")} (hit ${f.delta.hit}, miss ${f.delta.miss}, shared ${f.delta.shared}) for ${(2 * FLOOD_REQUESTS).toLocaleString("en-US")} requests`
+      : "";
+    console.log(
+      `- flood at ${r.size.toLocaleString("en-US")}: ${f.seconds.toFixed(1)} s; flood ${statusList(f.statuses.flood)}; hot ${statusList(f.statuses.hot)}${lookups}`,
+    );
   }
 
   if (!lighthouse) return;
-  console.log(`\n### Catalogue size: Lighthouse (mobile, simulated throttling), ${runs} run(s) per URL: median (min–max)`);
+  console.log(
+    `\n### Catalogue size: Lighthouse (mobile, simulated throttling), ${runs} run(s) per URL: median (min–max)`,
+  );
   console.log("| products | URL | perf | TBT | LCP |");
   console.log("|---:|---|---:|---:|---:|");
   const ms = (v) => `${Math.round(v)} ms`;
@@ -210,7 +287,9 @@ function printTables(results, { runs, lighthouse }) {
     for (const url of DOCUMENT_URLS) {
       const lh = r.lighthouse[url];
       if (!lh) continue;
-      console.log(`| ${r.size.toLocaleString("en-US")} | ${url}${statusNote(r.documents[url].status)} | ${spread(lh, "perf", (v) => String(Math.round(v)))} | ${spread(lh, "tbt", ms)} | ${spread(lh, "lcp", ms)} |`);
+      console.log(
+        `| ${r.size.toLocaleString("en-US")} | ${url}${statusNote(r.documents[url].status)} | ${spread(lh, "perf", (v) => String(Math.round(v)))} | ${spread(lh, "tbt", ms)} | ${spread(lh, "lcp", ms)} |`,
+      );
     }
   }
 }

@@ -6,6 +6,10 @@ process.on("SIGUSR2", () => {
   globalThis.gc?.();
   const mb = (n) => Math.round(n / 1048576);
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-  console.error(`[memory] rss=${mb(rss)}MB heapUsed=${mb(heapUsed)}MB heapTotal=${mb(heapTotal)}MB external=${mb(external)}MB arrayBuffers=${mb(arrayBuffers)}MB`);
-  if (process.env.BENCH_HEAP_SPACES) for (const s of v8.getHeapSpaceStatistics()) console.error(`[memory]   ${s.space_name}: size=${mb(s.space_size)}MB used=${mb(s.space_used_size)}MB`);
+  console.error(
+    `[memory] rss=${mb(rss)}MB heapUsed=${mb(heapUsed)}MB heapTotal=${mb(heapTotal)}MB external=${mb(external)}MB arrayBuffers=${mb(arrayBuffers)}MB`,
+  );
+  if (process.env.BENCH_HEAP_SPACES)
+    for (const s of v8.getHeapSpaceStatistics())
+      console.error(`[memory]   ${s.space_name}: size=${mb(s.space_size)}MB used=${mb(s.space_used_size)}MB`);
 });

@@ -11,18 +11,32 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 export const FIRST_ROUND_TRIP_BYTES = 10 * 1460;
 // What Lighthouse's mobile run sends: a page's render can depend on the user agent (crawlers get it unstreamed).
 export const BROWSER_HEADERS = {
-  "user-agent": "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Mobile Safari/537.36",
+  "user-agent":
+    "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Mobile Safari/537.36",
   "accept-encoding": "gzip, deflate, br, zstd",
 };
-export const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 // The V8 flag is the one `npm start` uses (a 4 MB young generation keeps idle RSS under 150 MB at no throughput cost);
 // the hook runs a full GC on SIGUSR2 (rssAfterGc).
 export const SERVER_NODE_OPTIONS = "--max-semi-space-size=4 --expose-gc --import ./scripts/lib/bench-gc-hook.mjs";
 
 export const kb = (bytes) => (bytes / 1024).toFixed(1);
-export const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+export const rssMb = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-export const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 
 /** CPU seconds (user + system) a process has used: per-request CPU stays meaningful on a busy machine. */
 export const cpuSeconds = (pid) => {
@@ -46,7 +60,8 @@ export function documentSize(url) {
       response.on("end", () => {
         // Status line, each header line and the blank line, as HTTP/1.1 puts them on the wire.
         const lines = [`HTTP/1.1 ${response.statusCode} ${response.statusMessage}`];
-        for (let i = 0; i < response.rawHeaders.length; i += 2) lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
+        for (let i = 0; i < response.rawHeaders.length; i += 2)
+          lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
         resolve({ body, headers: Buffer.byteLength(`${lines.join("\r\n")}\r\n\r\n`), status: response.statusCode });
       });
     });
@@ -74,7 +89,8 @@ export function spread(runs, id, format) {
 export async function lighthouseRun(chrome, url) {
   const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
   const { categories, audits } = result.lhr;
-  if (result.lhr.runtimeError) console.log(`  (${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message})`);
+  if (result.lhr.runtimeError)
+    console.log(`  (${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message})`);
   const items = audits["resource-summary"]?.details?.items ?? [];
   const transfer = (type) => items.find((i) => i.resourceType === type)?.transferSize ?? 0;
   const score = (c) => (categories[c]?.score == null ? undefined : Math.round(categories[c].score * 100));
@@ -95,8 +111,21 @@ export async function lighthouseRun(chrome, url) {
 /** autocannon on `url` (CONNECTIONS for DURATION s), with the CPU `serverPid` spent per request. */
 export async function load(url, request, serverPid) {
   const cpuBefore = cpuSeconds(serverPid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...(request ? { requests: [request] } : {}) });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    ...(request ? { requests: [request] } : {}),
+  });
   const cpuUs = Math.round(((cpuSeconds(serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total));
-  if (result.non2xx > 0 || result.errors > 0) console.warn(`  (${url}: ${result.non2xx} non-2xx, ${result.errors} errors)`);
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, cpuUs, requests: result.requests.total, non2xx: result.non2xx };
+  if (result.non2xx > 0 || result.errors > 0)
+    console.warn(`  (${url}: ${result.non2xx} non-2xx, ${result.errors} errors)`);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+  };
 }

@@ -11,7 +11,18 @@ import { updateVariant } from "../../tests/fakes/shop-catalogue.ts";
 import { startShopEmulator } from "../../tests/fakes/shop-emulator.ts";
 import { freePort, startAppServer } from "../../tests/support/app-server.ts";
 import { ensureChromium } from "../ensure-chromium.mjs";
-import { CHROME_FLAGS, documentSize, FIRST_ROUND_TRIP_BYTES, lighthouseRun, load, loadAverage, rssAfterGc, SERVER_NODE_OPTIONS, sleep, spread } from "./bench-measure.mjs";
+import {
+  CHROME_FLAGS,
+  documentSize,
+  FIRST_ROUND_TRIP_BYTES,
+  lighthouseRun,
+  load,
+  loadAverage,
+  rssAfterGc,
+  SERVER_NODE_OPTIONS,
+  sleep,
+  spread,
+} from "./bench-measure.mjs";
 
 /** 6 demo products, one the content does not describe, and these: 1,000 listed (plus a hidden and a malformed one). */
 const EXTRA_PRODUCTS = 993;
@@ -26,7 +37,9 @@ async function metricValue(metricsUrl, pattern) {
 
 export async function benchShop({ buildDir }) {
   const runs = Number(process.env.BENCH_CATALOGUE_RUNS ?? 3);
-  console.log(`\n## Shop source: ${(EXTRA_PRODUCTS + 7).toLocaleString("en-US")} products through the SellAuth emulator (load average ${loadAverage()})`);
+  console.log(
+    `\n## Shop source: ${(EXTRA_PRODUCTS + 7).toLocaleString("en-US")} products through the SellAuth emulator (load average ${loadAverage()})`,
+  );
   const shop = await startShopEmulator({ extraProducts: EXTRA_PRODUCTS });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-shop-"));
   const metricsPort = await freePort();
@@ -50,7 +63,10 @@ export async function benchShop({ buildDir }) {
     while ((await fetch(`${server.url}/readyz`)).status !== 200) await sleep(50);
     const readyMs = Date.now() - spawned;
     const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-    const syncSeconds = await metricValue(metricsUrl, /^kestrel_catalogue_sync_duration_seconds_sum\{kind="full"\} (\S+)$/m);
+    const syncSeconds = await metricValue(
+      metricsUrl,
+      /^kestrel_catalogue_sync_duration_seconds_sum\{kind="full"\} (\S+)$/m,
+    );
     const pid = server.process.pid;
     for (const url of DOCUMENT_URLS) await (await fetch(server.url + url)).arrayBuffer();
     const rss = await rssAfterGc(pid);
@@ -71,24 +87,36 @@ export async function benchShop({ buildDir }) {
     const propagationMs = Date.now() - notified;
 
     let n = 0;
-    const uncached = await load(server.url + SEARCH_URL, { setupRequest: (req) => ({ ...req, path: `${SEARCH_URL}&bench=${n++}` }) }, pid);
+    const uncached = await load(
+      server.url + SEARCH_URL,
+      { setupRequest: (req) => ({ ...req, path: `${SEARCH_URL}&bench=${n++}` }) },
+      pid,
+    );
 
     const lighthouse = {};
     if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
-      const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? ensureChromium(), chromeFlags: CHROME_FLAGS });
+      const chrome = await chromeLauncher.launch({
+        chromePath: process.env.CHROME_PATH ?? ensureChromium(),
+        chromeFlags: CHROME_FLAGS,
+      });
       try {
         for (const url of DOCUMENT_URLS) {
           lighthouse[url] = [];
-          for (let run = 0; run < runs; run++) lighthouse[url].push(await lighthouseRun(chrome, server.url.replace("127.0.0.1", "localhost") + url));
+          for (let run = 0; run < runs; run++)
+            lighthouse[url].push(await lighthouseRun(chrome, server.url.replace("127.0.0.1", "localhost") + url));
         }
       } finally {
         await chrome.kill();
       }
     }
 
-    console.log("| boot until the first sync is served | full sync (metric) | idle RSS | price change, notification → page | uncached render CPU (search page) |");
+    console.log(
+      "| boot until the first sync is served | full sync (metric) | idle RSS | price change, notification → page | uncached render CPU (search page) |",
+    );
     console.log("|---:|---:|---:|---:|---:|");
-    console.log(`| ${readyMs} ms | ${(syncSeconds * 1000).toFixed(0)} ms | ${rss.toFixed(0)} MB | ${propagationMs} ms | ${(uncached.cpuUs / 1000).toFixed(2)} ms |`);
+    console.log(
+      `| ${readyMs} ms | ${(syncSeconds * 1000).toFixed(0)} ms | ${rss.toFixed(0)} MB | ${propagationMs} ms | ${(uncached.cpuUs / 1000).toFixed(2)} ms |`,
+    );
     console.log("| URL | document (gzip + headers) | first round trip | perf | TBT | LCP |");
     console.log("|---|---:|---|---:|---:|---:|");
     const ms = (v) => `${Math.round(v)} ms`;
@@ -96,8 +124,12 @@ export async function benchShop({ buildDir }) {
       const d = documents[url];
       const total = d.body + d.headers;
       const lh = lighthouse[url];
-      const cells = lh ? `${spread(lh, "perf", (v) => String(Math.round(v)))} | ${spread(lh, "tbt", ms)} | ${spread(lh, "lcp", ms)}` : "– | – | –";
-      console.log(`| ${url}${d.status === 200 ? "" : ` (${d.status})`} | ${total.toLocaleString("en-US")} B | ${total <= FIRST_ROUND_TRIP_BYTES ? "fits" : "spills over"} | ${cells} |`);
+      const cells = lh
+        ? `${spread(lh, "perf", (v) => String(Math.round(v)))} | ${spread(lh, "tbt", ms)} | ${spread(lh, "lcp", ms)}`
+        : "– | – | –";
+      console.log(
+        `| ${url}${d.status === 200 ? "" : ` (${d.status})`} | ${total.toLocaleString("en-US")} B | ${total <= FIRST_ROUND_TRIP_BYTES ? "fits" : "spills over"} | ${cells} |`,
+      );
     }
   } finally {
     await server?.stop();

@@ -6,7 +6,20 @@ import path from "node:path";
 
 const CONTENT_DIR = path.resolve(import.meta.dirname, "../../content");
 /** Words that make each copy's name distinct and searchable. */
-const EDITIONS = ["Amber", "Birch", "Cobalt", "Dune", "Ember", "Fjord", "Granite", "Harbor", "Indigo", "Juniper", "Kelp", "Lumen"];
+const EDITIONS = [
+  "Amber",
+  "Birch",
+  "Cobalt",
+  "Dune",
+  "Ember",
+  "Fjord",
+  "Granite",
+  "Harbor",
+  "Indigo",
+  "Juniper",
+  "Kelp",
+  "Lumen",
+];
 
 /** The demo products repeated to `count` (deterministic: the same count gives the same file). */
 export function generateProducts(count) {

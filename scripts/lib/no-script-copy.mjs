@@ -26,14 +26,29 @@ export async function startNoScriptCopy(shopUrl, routes, port) {
     if (copy) {
       const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
       const body = gzip ? copy.gzip : copy.raw;
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": body.length, "Cache-Control": "no-cache", ...(gzip ? { "Content-Encoding": "gzip" } : {}), Vary: "Accept-Encoding" });
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Length": body.length,
+        "Cache-Control": "no-cache",
+        ...(gzip ? { "Content-Encoding": "gzip" } : {}),
+        Vary: "Accept-Encoding",
+      });
       res.end(body);
       return;
     }
-    const upstream = http.request({ host: shop.hostname, port: shop.port, path: req.url, method: req.method, headers: { ...req.headers, host: shop.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      {
+        host: shop.hostname,
+        port: shop.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: shop.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.writeHead(502).end());
     req.pipe(upstream);
   });

@@ -2,7 +2,11 @@
 // Its CLI (`scan(hostname)`) cannot take ports, so this mirrors src/scanner/index.js line for line, passing
 // {httpPort, httpsPort} to the same retrieve() it uses. Usage: node observatory-grade.mjs HOST HTTP_PORT HTTPS_PORT
 import { MINIMUM_SCORE_FOR_EXTRA_CREDIT } from "@mdn/mdn-http-observatory/src/grader/charts.js";
-import { getGradeForScore, getScoreDescription, getScoreModifier } from "@mdn/mdn-http-observatory/src/grader/grader.js";
+import {
+  getGradeForScore,
+  getScoreDescription,
+  getScoreModifier,
+} from "@mdn/mdn-http-observatory/src/grader/grader.js";
 import { retrieve } from "@mdn/mdn-http-observatory/src/retriever/retriever.js";
 import { ALL_TESTS, NUM_TESTS } from "@mdn/mdn-http-observatory/src/constants.js";
 
@@ -30,6 +34,12 @@ console.log(
     statusCode: r.responses.auto.status,
     testsPassed,
     testsQuantity: NUM_TESTS,
-    tests: results.map((t) => ({ name: t.constructor.name, pass: t.pass, result: t.result, scoreModifier: t.scoreModifier, description: t.scoreDescription })),
+    tests: results.map((t) => ({
+      name: t.constructor.name,
+      pass: t.pass,
+      result: t.result,
+      scoreModifier: t.scoreModifier,
+      description: t.scoreDescription,
+    })),
   }),
 );

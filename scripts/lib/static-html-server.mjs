@@ -11,7 +11,11 @@ http
     const file = path.join(dir, `${name}.html`);
     fs.readFile(file, (error, body) => {
       if (error) return res.writeHead(404).end();
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": body.length, "Cache-Control": "public, max-age=300" });
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Length": body.length,
+        "Cache-Control": "public, max-age=300",
+      });
       res.end(body);
     });
   })

@@ -9,7 +9,10 @@ export const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 export function ensureBuild() {
   if (fs.existsSync(`${BUILD_DIR}/server/index.js`) && process.env.SWEEP_REBUILD !== "1") return;
   console.log(`building into ${BUILD_DIR}/ ...`);
-  const run = spawnSync("node_modules/.bin/react-router", ["build"], { stdio: "inherit", env: { ...process.env, BUILD_DIR } });
+  const run = spawnSync("node_modules/.bin/react-router", ["build"], {
+    stdio: "inherit",
+    env: { ...process.env, BUILD_DIR },
+  });
   if (run.status !== 0) throw new Error("build failed");
 }
 

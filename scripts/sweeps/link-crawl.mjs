@@ -43,14 +43,24 @@ await runSweep("crawl from / finds no broken internal link or image", async (ser
       continue;
     }
     const $ = cheerio.load(html);
-    pages.set(path, new Set($("[id]").map((_, el) => $(el).attr("id")).get()));
+    pages.set(
+      path,
+      new Set(
+        $("[id]")
+          .map((_, el) => $(el).attr("id"))
+          .get(),
+      ),
+    );
     if (finalPath !== path) pages.set(finalPath, pages.get(path));
     const refs = [];
     $("a[href], area[href]").each((_, el) => refs.push({ raw: $(el).attr("href"), page: true }));
-    $("img[src], script[src], source[src], iframe[src]:not([src^='http'])").each((_, el) => refs.push({ raw: $(el).attr("src") }));
+    $("img[src], script[src], source[src], iframe[src]:not([src^='http'])").each((_, el) =>
+      refs.push({ raw: $(el).attr("src") }),
+    );
     $("link[href]").each((_, el) => refs.push({ raw: $(el).attr("href"), page: $(el).attr("rel") === "canonical" }));
     $("img[srcset], source[srcset]").each((_, el) => {
-      for (const candidate of ($(el).attr("srcset") ?? "").split(",")) refs.push({ raw: candidate.trim().split(/\s+/)[0] });
+      for (const candidate of ($(el).attr("srcset") ?? "").split(","))
+        refs.push({ raw: candidate.trim().split(/\s+/)[0] });
     });
     for (const { raw, page } of refs) {
       const url = toInternal(raw, path);
@@ -66,10 +76,13 @@ await runSweep("crawl from / finds no broken internal link or image", async (ser
       } else await check(target, path);
     }
   }
-  for (const [path, status] of checked) if (status >= 400 && !problems.some((p) => p.startsWith(`${path} `))) problems.push(`${path} answered ${status} (linked from ${linkedFrom.get(path) ?? "?"})`);
+  for (const [path, status] of checked)
+    if (status >= 400 && !problems.some((p) => p.startsWith(`${path} `)))
+      problems.push(`${path} answered ${status} (linked from ${linkedFrom.get(path) ?? "?"})`);
   for (const [target, id, from] of fragments) {
     const ids = pages.get(target);
-    if (ids && (checked.get(target) ?? 200) < 400 && !ids.has(id)) problems.push(`${from} links to ${target}#${id}, but no element has id="${id}"`);
+    if (ids && (checked.get(target) ?? 200) < 400 && !ids.has(id))
+      problems.push(`${from} links to ${target}#${id}, but no element has id="${id}"`);
   }
   console.log(`crawled ${pages.size} pages, checked ${checked.size} URLs, ${fragments.length} fragment links`);
   return problems;

@@ -21,11 +21,18 @@ const schemaNames = new Set(Object.keys(envSchema.shape));
 const finalStage = dockerfile.split(/^FROM /m).at(-1) ?? "";
 /** `ENV A=1 \ B=2` lines of the final stage, as a map. */
 const imageEnv = Object.fromEntries(
-  [...finalStage.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)].flatMap((m) => (m[1] ?? "").split(/\s*\\\n\s*|\s+/).filter(Boolean).map((pair) => pair.split("=") as [string, string])),
+  [...finalStage.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)].flatMap((m) =>
+    (m[1] ?? "")
+      .split(/\s*\\\n\s*|\s+/)
+      .filter(Boolean)
+      .map((pair) => pair.split("=") as [string, string]),
+  ),
 );
 
 function jsonInstruction(name: string): string[] {
-  const line = [...finalStage.matchAll(new RegExp(`^${name} (?:.*\\\\\\n)*\\s*(?:CMD )?(\\[.*\\])$`, "gm"))].at(-1)?.[1];
+  const line = [...finalStage.matchAll(new RegExp(`^${name} (?:.*\\\\\\n)*\\s*(?:CMD )?(\\[.*\\])$`, "gm"))].at(
+    -1,
+  )?.[1];
   if (!line) throw new Error(`no ${name} in the final stage`);
   return JSON.parse(line) as string[];
 }
@@ -57,13 +64,18 @@ describe("the deploy kit", () => {
   it("gives every instance the same signing keys, so a captcha or notification verifies on any of them", () => {
     for (const [, service] of appServices) {
       const env = service.environment as { [key: string]: string };
-      for (const shared of ["ALTCHA_HMAC_KEY", "SHOP_WEBHOOK_SECRET", "DATABASE_URL", "REDIS_URL"]) expect(env[shared], shared).toMatch(/\S/);
+      for (const shared of ["ALTCHA_HMAC_KEY", "SHOP_WEBHOOK_SECRET", "DATABASE_URL", "REDIS_URL"])
+        expect(env[shared], shared).toMatch(/\S/);
     }
   });
 
   it("starts the container with npm start's node command and environment", () => {
     const start = JSON.parse(read("package.json")).scripts.start as string;
-    const serverCommand = start.split("&&").map((part) => part.trim()).find((part) => part.includes("server.ts")) ?? "";
+    const serverCommand =
+      start
+        .split("&&")
+        .map((part) => part.trim())
+        .find((part) => part.includes("server.ts")) ?? "";
     const words = serverCommand.split(/\s+/);
     const assignments = words.filter((w) => /^[A-Z_]+=/.test(w));
     const command = words.filter((w) => !/^[A-Z_]+=/.test(w));
@@ -80,7 +92,9 @@ describe("the deploy kit", () => {
     const stage = dockerfile.split(/^FROM /m).find((s) => s.includes(` AS ${fromStage}`)) ?? "";
     expect(stage).toMatch(/npm ci --omit=dev/);
     const pkg = JSON.parse(read("package.json")) as { dependencies: Record<string, string> };
-    const runtimeImports = [...read("server.ts").matchAll(/^import (?!type )[^;]*? from "([^".][^"]*)"/gm)].map((m) => m[1] as string).filter((s) => !s.startsWith("node:"));
+    const runtimeImports = [...read("server.ts").matchAll(/^import (?!type )[^;]*? from "([^".][^"]*)"/gm)]
+      .map((m) => m[1] as string)
+      .filter((s) => !s.startsWith("node:"));
     expect(runtimeImports.length).toBeGreaterThan(0);
     expect(runtimeImports.filter((s) => !(s in pkg.dependencies))).toEqual([]);
     expect(finalStage).toMatch(/^USER node$/m);

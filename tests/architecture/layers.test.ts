@@ -27,10 +27,22 @@ interface LayerRule {
 }
 
 const LAYER_RULES: LayerRule[] = [
-  { files: "app/platform/", mayNotImport: ["app/features/", "app/http/", "app/routes/", "app/components/"], why: "the platform imports nothing above it" },
-  { files: "app/features/", mayNotImport: ["app/http/", "app/routes/"], why: "features are mounted by app/http and composed by routes, never the reverse" },
+  {
+    files: "app/platform/",
+    mayNotImport: ["app/features/", "app/http/", "app/routes/", "app/components/"],
+    why: "the platform imports nothing above it",
+  },
+  {
+    files: "app/features/",
+    mayNotImport: ["app/http/", "app/routes/"],
+    why: "features are mounted by app/http and composed by routes, never the reverse",
+  },
   { files: "app/routes/", mayNotImport: ["app/http/"], why: "routes compose features; only app/http mounts them" },
-  { files: "app/features/orders/", mayNotImport: ["app/features/checkout/"], why: "checkout records orders, so orders cannot depend on checkout" },
+  {
+    files: "app/features/orders/",
+    mayNotImport: ["app/features/checkout/"],
+    why: "checkout records orders, so orders cannot depend on checkout",
+  },
   { files: "db/", mayNotImport: ["app/"], why: "the database layer knows nothing of the app" },
 ];
 
@@ -57,13 +69,19 @@ function importsOf(file: string, source: string): ImportEdge[] {
 function layerViolations(edges: readonly ImportEdge[], rules: readonly LayerRule[] = LAYER_RULES): string[] {
   return edges.flatMap((edge) =>
     rules
-      .filter((rule) => edge.from.startsWith(rule.files) && rule.mayNotImport.some((forbidden) => `${edge.target}/`.startsWith(forbidden)))
+      .filter(
+        (rule) =>
+          edge.from.startsWith(rule.files) &&
+          rule.mayNotImport.some((forbidden) => `${edge.target}/`.startsWith(forbidden)),
+      )
       .map((rule) => `${edge.from}: imports "${edge.specifier}" (${rule.why})`),
   );
 }
 
 function importGraph(): ImportEdge[] {
-  return SCANNED.flatMap(sourceFiles).flatMap((file) => importsOf(file, fs.readFileSync(path.join(ROOT, file), "utf8")));
+  return SCANNED.flatMap(sourceFiles).flatMap((file) =>
+    importsOf(file, fs.readFileSync(path.join(ROOT, file), "utf8")),
+  );
 }
 
 describe("import direction", () => {
@@ -71,7 +89,11 @@ describe("import direction", () => {
 
   it("reads the imports of app/, db/ and cli/", () => {
     expect(graph.length).toBeGreaterThan(100);
-    expect(graph).toContainEqual({ from: "app/http/api.server.ts", specifier: "~/features/checkout/checkout.api.server", target: "app/features/checkout/checkout.api.server" });
+    expect(graph).toContainEqual({
+      from: "app/http/api.server.ts",
+      specifier: "~/features/checkout/checkout.api.server",
+      target: "app/features/checkout/checkout.api.server",
+    });
   });
 
   it("has no import against the layer rules", () => {
@@ -82,10 +104,16 @@ describe("import direction", () => {
     const edges = [
       ...importsOf("app/platform/logger.server.ts", 'import { getContent } from "~/features/content/content.server";'),
       ...importsOf("app/features/faq/faq.ts", 'export type { X } from "../../http/app";'),
-      ...importsOf("app/features/orders/orders.server.ts", 'const m = await import("~/features/checkout/checkout.server");'),
+      ...importsOf(
+        "app/features/orders/orders.server.ts",
+        'const m = await import("~/features/checkout/checkout.server");',
+      ),
       ...importsOf("db/client.ts", 'import type { Env } from "../app/platform/env.server";'),
       ...importsOf("app/routes/home.tsx", 'import { nonceContext } from "~/http/context.server";'),
-      ...importsOf("app/features/checkout/checkout.server.ts", 'import { createPendingOrder } from "~/features/orders/orders.server";\nimport express from "express";'),
+      ...importsOf(
+        "app/features/checkout/checkout.server.ts",
+        'import { createPendingOrder } from "~/features/orders/orders.server";\nimport express from "express";',
+      ),
     ];
     expect(layerViolations(edges)).toEqual([
       'app/platform/logger.server.ts: imports "~/features/content/content.server" (the platform imports nothing above it)',

@@ -77,7 +77,12 @@ export class Cluster {
   }
 
   logs(): string {
-    return this.servers.map((s, i) => `--- instance ${i} (port ${this.ports[i]})\n${(s?.logs() ?? "(not running)").split("\n").slice(-40).join("\n")}`).join("\n");
+    return this.servers
+      .map(
+        (s, i) =>
+          `--- instance ${i} (port ${this.ports[i]})\n${(s?.logs() ?? "(not running)").split("\n").slice(-40).join("\n")}`,
+      )
+      .join("\n");
   }
 
   /** Graceful stop of every instance (SIGTERM), then their data folders go. */
@@ -88,7 +93,12 @@ export class Cluster {
 }
 
 /** Waits until `check` returns a value, polling; throws `what` at the deadline. */
-export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -123,15 +133,26 @@ export interface Reply {
 }
 
 /** One HTTP request as a client at `client` (X-Forwarded-For, which TRUST_PROXY=loopback believes from nginx and from us). */
-export async function send(url: string, init: { method?: string; json?: unknown; client?: string; headers?: Record<string, string>; raw?: string } = {}): Promise<Reply> {
+export async function send(
+  url: string,
+  init: { method?: string; json?: unknown; client?: string; headers?: Record<string, string>; raw?: string } = {},
+): Promise<Reply> {
   const started = performance.now();
-  const headers: Record<string, string> = { ...(init.client ? { "X-Forwarded-For": init.client } : {}), ...init.headers };
+  const headers: Record<string, string> = {
+    ...(init.client ? { "X-Forwarded-For": init.client } : {}),
+    ...init.headers,
+  };
   let body: string | undefined = init.raw;
   if (init.json !== undefined) {
     body = JSON.stringify(init.json);
     headers["Content-Type"] = "application/json";
   }
-  const res = await fetch(url, { method: init.method ?? (body ? "POST" : "GET"), headers, body, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(url, {
+    method: init.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   const contentType = res.headers.get("content-type") ?? "";
   let parsed: unknown;
@@ -160,9 +181,28 @@ export async function solvedCaptcha(base: string, path = "/api/captcha/challenge
 }
 
 const CATEGORIES = [
-  { category: "Product Support", answers: (n: number) => ["Kestrel Vault", `Cluster request ${n}: it **stops** at launch — ünïcødé ✓`, "Reinstalled twice", `user${n}@example.test`] },
-  { category: "Purchase Support", answers: (n: number) => ["Kestrel Studio", "Card", `Cluster request ${n}: the payment <did not> finish`, `@buyer_${n}`] },
-  { category: "Key Reset", answers: (n: number) => [`KEY-${n}-ABCD`, `Cluster request ${n}: new PC`, `reset${n}@example.test`] },
+  {
+    category: "Product Support",
+    answers: (n: number) => [
+      "Kestrel Vault",
+      `Cluster request ${n}: it **stops** at launch — ünïcødé ✓`,
+      "Reinstalled twice",
+      `user${n}@example.test`,
+    ],
+  },
+  {
+    category: "Purchase Support",
+    answers: (n: number) => [
+      "Kestrel Studio",
+      "Card",
+      `Cluster request ${n}: the payment <did not> finish`,
+      `@buyer_${n}`,
+    ],
+  },
+  {
+    category: "Key Reset",
+    answers: (n: number) => [`KEY-${n}-ABCD`, `Cluster request ${n}: new PC`, `reset${n}@example.test`],
+  },
 ] as const;
 
 /** A valid support request body, numbered so its text is its own. */
@@ -206,7 +246,11 @@ export class Checks {
 }
 
 /** Runs `task` for 0..count-1 with at most `concurrency` at once. */
-export async function forEachConcurrently(count: number, concurrency: number, task: (n: number) => Promise<void>): Promise<void> {
+export async function forEachConcurrently(
+  count: number,
+  concurrency: number,
+  task: (n: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {

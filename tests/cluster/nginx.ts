@@ -39,7 +39,9 @@ export function ensureNginx(): string {
  * so nginx's own $variables stay. Throws when the template asks for a name not given.
  */
 export function renderNginxTemplate(template: string, values: Record<string, string>): string {
-  const missing = [...template.matchAll(/\$\{([A-Z_][A-Z0-9_]*)\}/g)].map((m) => m[1] as string).filter((name) => !(name in values));
+  const missing = [...template.matchAll(/\$\{([A-Z_][A-Z0-9_]*)\}/g)]
+    .map((m) => m[1] as string)
+    .filter((name) => !(name in values));
   if (missing.length > 0) throw new Error(`nginx template needs ${[...new Set(missing)].join(", ")}`);
   return template.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (_all, name: string) => values[name] as string);
 }
@@ -85,13 +87,16 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
   const confFile = path.join(root, "nginx.conf");
   fs.writeFileSync(confFile, mainConf);
   let output = "";
-  const child: ChildProcess = spawn(binary, ["-p", root, "-e", `${root}/error.log`, "-c", confFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(binary, ["-p", root, "-e", `${root}/error.log`, "-c", confFile], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${output}${readIfExists(`${root}/error.log`)}`);
+    if (child.exitCode !== null)
+      throw new Error(`nginx exited (${child.exitCode}): ${output}${readIfExists(`${root}/error.log`)}`);
     try {
       await fetch(`${url}/healthz`);
       break;

@@ -82,25 +82,38 @@ async function main(): Promise<number> {
   cleanups.push(async () => {
     const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
-    const keys = [...clientAddressesUsed].flatMap((address) => ["support", "checkout", "orderStatus"].map((limit) => `kestrel:rl:${limit}:${address}`));
+    const keys = [...clientAddressesUsed].flatMap((address) =>
+      ["support", "checkout", "orderStatus"].map((limit) => `kestrel:rl:${limit}:${address}`),
+    );
     for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
     await redis.quit();
   });
-  const secrets = { altchaKey: crypto.randomBytes(32).toString("hex"), shopWebhookSecret: crypto.randomBytes(32).toString("hex") };
+  const secrets = {
+    altchaKey: crypto.randomBytes(32).toString("hex"),
+    shopWebhookSecret: crypto.randomBytes(32).toString("hex"),
+  };
 
   // a-c: the machine's PostgreSQL, one database made for the run.
   const firstSet = cleanups.length;
   const { name: dbName, url: databaseUrl } = await createRunDatabase();
   const receiver: ChatWebhookReceiver = await startChatWebhookReceiver();
   cleanups.push(() => receiver.close());
-  const cluster = await Cluster.start({ size: INSTANCES, databaseUrl, redisUrl: REDIS_URL, webhookUrl: receiver.url, ...secrets });
+  const cluster = await Cluster.start({
+    size: INSTANCES,
+    databaseUrl,
+    redisUrl: REDIS_URL,
+    webhookUrl: receiver.url,
+    ...secrets,
+  });
   cleanups.push(() => cluster.stop());
   const nginx: Nginx = await startNginx(cluster.ports);
   cleanups.push(() => nginx.stop());
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   cleanups.push(() => db.end());
-  console.log(`cluster: ${INSTANCES} instances on ${cluster.ports.join(", ")} behind nginx at ${nginx.url}, database ${dbName}, ${((Date.now() - started) / 1000).toFixed(1)} s to start`);
+  console.log(
+    `cluster: ${INSTANCES} instances on ${cluster.ports.join(", ")} behind nginx at ${nginx.url}, database ${dbName}, ${((Date.now() - started) / 1000).toFixed(1)} s to start`,
+  );
 
   const before = checks.failures.length;
   const scenario = async (name: string, run: () => Promise<void>) => {
@@ -111,9 +124,12 @@ async function main(): Promise<number> {
     }
   };
   await scenario("a", () => supportLoad({ cluster, balancer: nginx.url, receiver, db, checks }));
-  await scenario("b", () => shopNotifications({ cluster, balancer: nginx.url, db, secret: secrets.shopWebhookSecret, checks }));
+  await scenario("b", () =>
+    shopNotifications({ cluster, balancer: nginx.url, db, secret: secrets.shopWebhookSecret, checks }),
+  );
   await scenario("c", () => limitsAcrossInstances({ cluster, balancer: nginx.url, receiver, checks }));
-  if (checks.failures.length > before) console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
+  if (checks.failures.length > before)
+    console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
   await cleanUp(firstSet);
 
   // e: a third set reading a connected shop's catalogue (the emulator), on a database of its own.
@@ -123,13 +139,27 @@ async function main(): Promise<number> {
   cleanups.push(() => shop.close());
   const receiverE = await startChatWebhookReceiver();
   cleanups.push(() => receiverE.close());
-  const shopEnv = { CATALOG_SOURCE: "sellauth", SHOP_API_BASE: shop.url, SHOP_ID: shop.shopId, SHOP_API_KEY: shop.apiKey };
-  const clusterE = await Cluster.start({ size: INSTANCES, databaseUrl: catalogueDb.url, redisUrl: REDIS_URL, webhookUrl: receiverE.url, ...secrets, env: shopEnv });
+  const shopEnv = {
+    CATALOG_SOURCE: "sellauth",
+    SHOP_API_BASE: shop.url,
+    SHOP_ID: shop.shopId,
+    SHOP_API_KEY: shop.apiKey,
+  };
+  const clusterE = await Cluster.start({
+    size: INSTANCES,
+    databaseUrl: catalogueDb.url,
+    redisUrl: REDIS_URL,
+    webhookUrl: receiverE.url,
+    ...secrets,
+    env: shopEnv,
+  });
   cleanups.push(() => clusterE.stop());
   const nginxE = await startNginx(clusterE.ports);
   cleanups.push(() => nginxE.stop());
   const beforeE = checks.failures.length;
-  await scenario("e", () => shopCatalogue({ cluster: clusterE, balancer: nginxE.url, shop, secret: secrets.shopWebhookSecret, checks }));
+  await scenario("e", () =>
+    shopCatalogue({ cluster: clusterE, balancer: nginxE.url, shop, secret: secrets.shopWebhookSecret, checks }),
+  );
   if (checks.failures.length > beforeE) console.log(clusterE.logs());
   await cleanUp(catalogueSet);
 
@@ -141,13 +171,25 @@ async function main(): Promise<number> {
   const probeContent = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-cluster-content-"));
   cleanups.push(() => fs.rmSync(probeContent, { recursive: true, force: true }));
   fs.cpSync(path.join(ROOT, "content"), probeContent, { recursive: true });
-  const statusRows = JSON.parse(fs.readFileSync(path.join(probeContent, "status.json"), "utf8")) as Array<Record<string, unknown>>;
-  statusRows[0] = { ...statusRows[0], probe: { url: target.url, expectStatus: 200, intervalSeconds: PROBE_INTERVAL_SECONDS, timeoutSeconds: 1 } };
+  const statusRows = JSON.parse(fs.readFileSync(path.join(probeContent, "status.json"), "utf8")) as Array<
+    Record<string, unknown>
+  >;
+  statusRows[0] = {
+    ...statusRows[0],
+    probe: { url: target.url, expectStatus: 200, intervalSeconds: PROBE_INTERVAL_SECONDS, timeoutSeconds: 1 },
+  };
   fs.writeFileSync(path.join(probeContent, "status.json"), JSON.stringify(statusRows));
   const receiverF = await startChatWebhookReceiver();
   cleanups.push(() => receiverF.close());
   const probeEnv = { CONTENT_DIR: probeContent, STATUS_PROBE_MIN_INTERVAL_SECONDS: "1" };
-  const clusterF = await Cluster.start({ size: INSTANCES, databaseUrl: probeDb.url, redisUrl: REDIS_URL, webhookUrl: receiverF.url, ...secrets, env: probeEnv });
+  const clusterF = await Cluster.start({
+    size: INSTANCES,
+    databaseUrl: probeDb.url,
+    redisUrl: REDIS_URL,
+    webhookUrl: receiverF.url,
+    ...secrets,
+    env: probeEnv,
+  });
   cleanups.push(() => clusterF.stop());
   const dbF = new pg.Client({ connectionString: probeDb.url });
   await dbF.connect();
@@ -163,16 +205,26 @@ async function main(): Promise<number> {
   cleanups.push(() => postgres.remove());
   const receiverD = await startChatWebhookReceiver();
   cleanups.push(() => receiverD.close());
-  const clusterD = await Cluster.start({ size: INSTANCES, databaseUrl: postgres.url, redisUrl: REDIS_URL, webhookUrl: receiverD.url, ...secrets });
+  const clusterD = await Cluster.start({
+    size: INSTANCES,
+    databaseUrl: postgres.url,
+    redisUrl: REDIS_URL,
+    webhookUrl: receiverD.url,
+    ...secrets,
+  });
   cleanups.push(() => clusterD.stop());
   const nginxD = await startNginx(clusterD.ports);
   cleanups.push(() => nginxD.stop());
   const beforeD = checks.failures.length;
-  await scenario("d", () => postgresRestart({ cluster: clusterD, balancer: nginxD.url, receiver: receiverD, postgres, checks }));
+  await scenario("d", () =>
+    postgresRestart({ cluster: clusterD, balancer: nginxD.url, receiver: receiverD, postgres, checks }),
+  );
   if (checks.failures.length > beforeD) console.log(clusterD.logs());
   await cleanUp(secondSet);
 
-  console.log(`cluster test: ${checks.failures.length === 0 ? "passed" : `${checks.failures.length} check(s) failed`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `cluster test: ${checks.failures.length === 0 ? "passed" : `${checks.failures.length} check(s) failed`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return checks.failures.length === 0 ? 0 : 1;
 }
 

@@ -3,13 +3,30 @@
 import crypto from "node:crypto";
 import type pg from "pg";
 import type { ChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
-import { type Checks, type Cluster, clientAddresses, figuresLine, forEachConcurrently, requestIdOf, send, solvedCaptcha, supportRequest, waitFor } from "./cluster";
+import {
+  type Checks,
+  type Cluster,
+  clientAddresses,
+  figuresLine,
+  forEachConcurrently,
+  requestIdOf,
+  send,
+  solvedCaptcha,
+  supportRequest,
+  waitFor,
+} from "./cluster";
 
 const ORDERS = 200;
 /** Kestrel Studio, Lifetime: any product of the demo catalogue does. */
 const CART = { productId: 446894, variantId: 653023, quantity: 1 };
 
-export async function shopNotifications(opts: { cluster: Cluster; balancer: string; db: pg.Client; secret: string; checks: Checks }) {
+export async function shopNotifications(opts: {
+  cluster: Cluster;
+  balancer: string;
+  db: pg.Client;
+  secret: string;
+  checks: Checks;
+}) {
   const { cluster, balancer, db, secret, checks } = opts;
   const nextClient = clientAddresses();
   const orders: Array<{ orderId: string; invoiceId: string }> = [];
@@ -27,7 +44,11 @@ export async function shopNotifications(opts: { cluster: Cluster; balancer: stri
   const appliedPerOrder = new Map<string, number>();
   await forEachConcurrently(orders.length, 6, async (i) => {
     const { orderId, invoiceId } = orders[i] as (typeof orders)[number];
-    const raw = JSON.stringify({ event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", data: { invoice_id: invoiceId }, shop_id: 151480 });
+    const raw = JSON.stringify({
+      event: "NOTIFICATION.SHOP_INVOICE_PROCESSED",
+      data: { invoice_id: invoiceId },
+      shop_id: 151480,
+    });
     const headers = {
       "Content-Type": "application/json",
       "X-Signature": crypto.createHmac("sha256", secret).update(raw).digest("hex"),
@@ -36,17 +57,23 @@ export async function shopNotifications(opts: { cluster: Cluster; balancer: stri
     };
     // The shop redelivers the same notification; here both copies arrive together at two different instances.
     const targets = [i % cluster.ports.length, (i + 1) % cluster.ports.length];
-    const pair = await Promise.all(targets.map((t) => send(`${cluster.url(t)}/api/shop/notifications`, { raw, headers })));
+    const pair = await Promise.all(
+      targets.map((t) => send(`${cluster.url(t)}/api/shop/notifications`, { raw, headers })),
+    );
     for (const reply of pair) {
       const body = reply.body as { outcome?: string; duplicate?: boolean } | undefined;
       replies.push({ status: reply.status, duplicate: body?.duplicate === true, outcome: body?.outcome });
-      if (reply.status === 200 && body?.duplicate !== true && body?.outcome === "completed") appliedPerOrder.set(orderId, (appliedPerOrder.get(orderId) ?? 0) + 1);
+      if (reply.status === 200 && body?.duplicate !== true && body?.outcome === "completed")
+        appliedPerOrder.set(orderId, (appliedPerOrder.get(orderId) ?? 0) + 1);
     }
   });
   const seconds = (Date.now() - started) / 1000;
 
   const ids = orders.map((o) => o.orderId);
-  const { rows: statuses } = await db.query<{ status: string; n: string }>("SELECT status, count(*) AS n FROM orders WHERE id = ANY($1) GROUP BY status", [ids]);
+  const { rows: statuses } = await db.query<{ status: string; n: string }>(
+    "SELECT status, count(*) AS n FROM orders WHERE id = ANY($1) GROUP BY status",
+    [ids],
+  );
   const completed = Number(statuses.find((s) => s.status === "completed")?.n ?? 0);
   const { rows: records } = await db.query<{ n: string }>(
     "SELECT count(*) AS n FROM shop_notifications WHERE invoice_id = ANY($1)",
@@ -57,19 +84,42 @@ export async function shopNotifications(opts: { cluster: Cluster; balancer: stri
   console.log(
     figuresLine(
       "b. shop notifications",
-      { submitted: replies.length, acknowledged, delivered: completed, duplicates: twice, lost: ORDERS - completed, drainSeconds: seconds },
-      { orders: orders.length, applied_once: [...appliedPerOrder.values()].filter((n) => n === 1).length, answered_duplicate: replies.filter((r) => r.duplicate).length, recorded: Number(records[0]?.n) },
+      {
+        submitted: replies.length,
+        acknowledged,
+        delivered: completed,
+        duplicates: twice,
+        lost: ORDERS - completed,
+        drainSeconds: seconds,
+      },
+      {
+        orders: orders.length,
+        applied_once: [...appliedPerOrder.values()].filter((n) => n === 1).length,
+        answered_duplicate: replies.filter((r) => r.duplicate).length,
+        recorded: Number(records[0]?.n),
+      },
     ),
   );
   checks.that(orders.length === ORDERS, `b: ${orders.length} of ${ORDERS} checkouts created an order`);
   checks.that(acknowledged === replies.length, `b: ${replies.length - acknowledged} notification(s) not answered 200`);
   checks.that(completed === ORDERS, `b: ${completed} of ${ORDERS} orders completed (${JSON.stringify(statuses)})`);
-  checks.that(twice === 0 && appliedPerOrder.size === ORDERS, `b: applied once for ${appliedPerOrder.size} orders, twice for ${twice}`);
+  checks.that(
+    twice === 0 && appliedPerOrder.size === ORDERS,
+    `b: applied once for ${appliedPerOrder.size} orders, twice for ${twice}`,
+  );
   checks.that(replies.filter((r) => r.duplicate).length === ORDERS, "b: every second copy is answered as a duplicate");
-  checks.that(Number(records[0]?.n) === ORDERS, `b: ${records[0]?.n} notifications recorded for ${ORDERS} orders (one each expected)`);
+  checks.that(
+    Number(records[0]?.n) === ORDERS,
+    `b: ${records[0]?.n} notifications recorded for ${ORDERS} orders (one each expected)`,
+  );
 }
 
-export async function limitsAcrossInstances(opts: { cluster: Cluster; balancer: string; receiver: ChatWebhookReceiver; checks: Checks }) {
+export async function limitsAcrossInstances(opts: {
+  cluster: Cluster;
+  balancer: string;
+  receiver: ChatWebhookReceiver;
+  checks: Checks;
+}) {
   const { cluster, balancer, receiver, checks } = opts;
   const nextClient = clientAddresses();
   const size = cluster.ports.length;
@@ -110,11 +160,20 @@ export async function limitsAcrossInstances(opts: { cluster: Cluster; balancer: 
     "the accepted requests to reach the channel",
   ).catch(() => 0);
   const rateLimited = sixth.filter((s) => s === 429).length;
-  const replayRefused = replays.filter((r) => r.status === 403 && (r.body as { error?: string }).error === "Captcha already used. Please try again.").length;
+  const replayRefused = replays.filter(
+    (r) => r.status === 403 && (r.body as { error?: string }).error === "Captcha already used. Please try again.",
+  ).length;
   console.log(
     figuresLine(
       "c. limits across instances",
-      { submitted, acknowledged: acknowledged.length, delivered, duplicates: 0, lost: acknowledged.length - delivered, drainSeconds: (Date.now() - started) / 1000 },
+      {
+        submitted,
+        acknowledged: acknowledged.length,
+        delivered,
+        duplicates: 0,
+        lost: acknowledged.length - delivered,
+        drainSeconds: (Date.now() - started) / 1000,
+      },
       { sixth_refused: `${rateLimited}/${sixth.length}`, replay_refused: `${replayRefused}/${replays.length}` },
     ),
   );
@@ -122,8 +181,17 @@ export async function limitsAcrossInstances(opts: { cluster: Cluster; balancer: 
     firstFive.every((s) => s === 202),
     `c: the first five requests of one client were answered ${firstFive.join(",")}`,
   );
-  checks.that(rateLimited === sixth.length, `c: the sixth request of one client was answered ${sixth.join(",")} by instances 0..${size - 1} and nginx (429 expected from each)`);
+  checks.that(
+    rateLimited === sixth.length,
+    `c: the sixth request of one client was answered ${sixth.join(",")} by instances 0..${size - 1} and nginx (429 expected from each)`,
+  );
   checks.that(spent.status === 202, `c: a fresh captcha spent on instance 1 was answered ${spent.status}`);
-  checks.that(replayRefused === replays.length, `c: a spent captcha was answered ${replays.map((r) => r.status).join(",")} on instances 2, 0, 1 (403 reused expected)`);
-  checks.that(delivered === acknowledged.length, `c: ${acknowledged.length - delivered} accepted request(s) not delivered`);
+  checks.that(
+    replayRefused === replays.length,
+    `c: a spent captcha was answered ${replays.map((r) => r.status).join(",")} on instances 2, 0, 1 (403 reused expected)`,
+  );
+  checks.that(
+    delivered === acknowledged.length,
+    `c: ${acknowledged.length - delivered} accepted request(s) not delivered`,
+  );
 }

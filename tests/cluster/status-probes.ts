@@ -26,16 +26,28 @@ export async function startProbeTargetRecorder(): Promise<ProbeTargetRecorder> {
     }, ANSWER_DELAY_MS);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`, checks, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`,
+    checks,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 async function leaseHolderPid(db: pg.Client): Promise<number | undefined> {
-  const result = await db.query<{ holder: string }>("SELECT holder FROM leases WHERE name = 'status-probes' AND expires_at > $1", [new Date().toISOString()]);
+  const result = await db.query<{ holder: string }>(
+    "SELECT holder FROM leases WHERE name = 'status-probes' AND expires_at > $1",
+    [new Date().toISOString()],
+  );
   const pid = Number(result.rows[0]?.holder.split(":").at(-1));
   return Number.isInteger(pid) ? pid : undefined;
 }
 
-export async function statusProbes(opts: { cluster: Cluster; target: ProbeTargetRecorder; db: pg.Client; checks: Checks }) {
+export async function statusProbes(opts: {
+  cluster: Cluster;
+  target: ProbeTargetRecorder;
+  db: pg.Client;
+  checks: Checks;
+}) {
   const { cluster, target, db, checks } = opts;
   const intervalMs = PROBE_INTERVAL_SECONDS * 1000;
   await waitFor(() => (target.checks.length >= 3 ? true : undefined), 20_000, "three checks of the probe target");
@@ -45,18 +57,35 @@ export async function statusProbes(opts: { cluster: Cluster; target: ProbeTarget
 
   const killedAt = Date.now();
   await cluster.kill(leader);
-  const next = await waitFor(() => target.checks.find((c) => c.start > killedAt + 50), 6 * intervalMs, "a check after the leader was killed", 20);
+  const next = await waitFor(
+    () => target.checks.find((c) => c.start > killedAt + 50),
+    6 * intervalMs,
+    "a check after the leader was killed",
+    20,
+  );
   const takeover = next.start - killedAt;
   const newLeaderPid = await waitFor(() => leaseHolderPid(db), 10_000, "a new probe lease holder");
-  checks.that(newLeaderPid !== leaderPid && cluster.ports.some((_p, i) => i !== leader && cluster.pid(i) === newLeaderPid), "another instance holds the probe lease");
-  checks.that(takeover <= 2 * intervalMs, `the killed leader's probing was taken over within 2 intervals (${takeover} ms, interval ${intervalMs} ms)`);
-  await waitFor(() => (target.checks.filter((c) => c.start > killedAt).length >= 3 ? true : undefined), 6 * intervalMs, "three checks after the takeover");
+  checks.that(
+    newLeaderPid !== leaderPid && cluster.ports.some((_p, i) => i !== leader && cluster.pid(i) === newLeaderPid),
+    "another instance holds the probe lease",
+  );
+  checks.that(
+    takeover <= 2 * intervalMs,
+    `the killed leader's probing was taken over within 2 intervals (${takeover} ms, interval ${intervalMs} ms)`,
+  );
+  await waitFor(
+    () => (target.checks.filter((c) => c.start > killedAt).length >= 3 ? true : undefined),
+    6 * intervalMs,
+    "three checks after the takeover",
+  );
 
   const sorted = [...target.checks].sort((a, b) => a.start - b.start);
   const overlaps = sorted.filter((c, i) => i > 0 && c.start < (sorted[i - 1]?.end ?? 0)).length;
   checks.that(overlaps === 0, `no two checks of the target overlapped (${overlaps} of ${sorted.length})`);
   const gaps = sorted.slice(1).map((c, i) => c.start - (sorted[i]?.start ?? 0));
   const medianGap = gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 0;
-  console.log(`f: checks=${sorted.length} overlaps=${overlaps} takeover_ms=${takeover} interval_ms=${intervalMs} median_gap_ms=${medianGap}`);
+  console.log(
+    `f: checks=${sorted.length} overlaps=${overlaps} takeover_ms=${takeover} interval_ms=${intervalMs} median_gap_ms=${medianGap}`,
+  );
   await cluster.startInstance(leader);
 }

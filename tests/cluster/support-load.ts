@@ -2,7 +2,19 @@
 // (500, refused, 429 with retry_after, slow) and one instance is SIGKILLed midway and started again.
 import type pg from "pg";
 import type { ChatWebhookReceiver, ReceiverAnswer } from "../fakes/chat-webhook-receiver";
-import { type Checks, type Cluster, clientAddresses, figuresLine, forEachConcurrently, requestIdOf, send, sleep, solvedCaptcha, supportRequest, waitFor } from "./cluster";
+import {
+  type Checks,
+  type Cluster,
+  clientAddresses,
+  figuresLine,
+  forEachConcurrently,
+  requestIdOf,
+  send,
+  sleep,
+  solvedCaptcha,
+  supportRequest,
+  waitFor,
+} from "./cluster";
 
 const TOTAL = 1000;
 const CONCURRENCY = 8;
@@ -27,7 +39,13 @@ const DOWN_MS = 2_000;
  */
 const CRASH_WINDOW_MS = 2_000;
 
-export async function supportLoad(opts: { cluster: Cluster; balancer: string; receiver: ChatWebhookReceiver; db: pg.Client; checks: Checks }) {
+export async function supportLoad(opts: {
+  cluster: Cluster;
+  balancer: string;
+  receiver: ChatWebhookReceiver;
+  db: pg.Client;
+  checks: Checks;
+}) {
   const { cluster, balancer, receiver, db, checks } = opts;
   const nextClient = clientAddresses();
   const clients = Array.from({ length: Math.ceil(TOTAL / PER_CLIENT) }, () => nextClient());
@@ -73,7 +91,12 @@ export async function supportLoad(opts: { cluster: Cluster; balancer: string; re
         await sleep(DOWN_MS);
         const restartedAt = Date.now();
         await cluster.startInstance(KILLED);
-        await waitFor(async () => ((await send(`${cluster.url(KILLED)}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined), 20_000, "the restarted instance to be ready");
+        await waitFor(
+          async () =>
+            (await send(`${cluster.url(KILLED)}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined,
+          20_000,
+          "the restarted instance to be ready",
+        );
         recoverySeconds = (Date.now() - restartedAt) / 1000;
       });
     }
@@ -109,7 +132,9 @@ export async function supportLoad(opts: { cluster: Cluster; balancer: string; re
     async () => {
       const shown = shownIds();
       if ([...acknowledged.keys()].some((id) => !shown.has(id))) return undefined;
-      const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM support_requests WHERE delivery_status <> 'delivered'");
+      const { rows } = await db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM support_requests WHERE delivery_status <> 'delivered'",
+      );
       return Number(rows[0]?.n) === 0 ? true : undefined;
     },
     120_000,
@@ -128,14 +153,24 @@ export async function supportLoad(opts: { cluster: Cluster; balancer: string; re
     const first = Math.min(...times);
     return first <= deadAt && first >= killAt - CRASH_WINDOW_MS;
   });
-  const { rows: outbox } = await db.query<{ delivery_status: string; n: string }>("SELECT delivery_status, count(*) AS n FROM support_requests GROUP BY delivery_status");
+  const { rows: outbox } = await db.query<{ delivery_status: string; n: string }>(
+    "SELECT delivery_status, count(*) AS n FROM support_requests GROUP BY delivery_status",
+  );
   const problems = receiver.requests.filter((r) => r.problems.length > 0);
   const answers = (kind: string) => receiver.requests.filter((r) => r.answer === kind).length;
 
   console.log(
     figuresLine(
       "a. support requests",
-      { submitted, acknowledged: acknowledged.size, delivered, duplicates: repeated.length, lost, drainSeconds, recoverySeconds },
+      {
+        submitted,
+        acknowledged: acknowledged.size,
+        delivered,
+        duplicates: repeated.length,
+        lost,
+        drainSeconds,
+        recoverySeconds,
+      },
       {
         submit_s: submitSeconds.toFixed(1),
         answers: [...statuses.entries()].map(([k, v]) => `${k}:${v}`).join(","),
@@ -154,12 +189,29 @@ export async function supportLoad(opts: { cluster: Cluster; balancer: string; re
     const posts = receiver.requests.filter((r) => requestIdOf(r.body as Parameters<typeof requestIdOf>[0]) === id);
     return `${id}: ${posts.map((r) => `${r.answer} received ${r.receivedAt - killAt} ms answered ${r.answeredAt === undefined ? "-" : r.answeredAt - killAt} ms`).join("; ")} (relative to the kill)`;
   });
-  checks.that(outsideWindow.length === 0, `a: ${outsideWindow.length} request(s) posted twice outside the crash window: ${timeline.join(" | ")}`);
-  checks.that(inCrashWindow.length <= 1, `a: ${inCrashWindow.length} repeats in the crash window; one post in flight can be repeated at most`);
-  checks.that(problems.length === 0, `a: the channel refused ${problems.length} payload(s): ${problems[0]?.problems.join("; ")}`);
+  checks.that(
+    outsideWindow.length === 0,
+    `a: ${outsideWindow.length} request(s) posted twice outside the crash window: ${timeline.join(" | ")}`,
+  );
+  checks.that(
+    inCrashWindow.length <= 1,
+    `a: ${inCrashWindow.length} repeats in the crash window; one post in flight can be repeated at most`,
+  );
+  checks.that(
+    problems.length === 0,
+    `a: the channel refused ${problems.length} payload(s): ${problems[0]?.problems.join("; ")}`,
+  );
   // Only requests in flight to the killed instance may go unanswered (nginx does not resend a POST): a handful at most.
   const unacknowledged = [...statuses.entries()].filter(([k]) => k !== "202");
-  const allowedLosses = unacknowledged.filter(([k]) => k === "502" || k.startsWith("network:")).reduce((sum, [, v]) => sum + v, 0);
-  checks.that(unacknowledged.every(([k]) => k === "502" || k.startsWith("network:")), `a: unexpected answers ${JSON.stringify(unacknowledged)}`);
-  checks.that(allowedLosses <= CONCURRENCY, `a: ${allowedLosses} requests unanswered around the kill; at most ${CONCURRENCY} were in flight`);
+  const allowedLosses = unacknowledged
+    .filter(([k]) => k === "502" || k.startsWith("network:"))
+    .reduce((sum, [, v]) => sum + v, 0);
+  checks.that(
+    unacknowledged.every(([k]) => k === "502" || k.startsWith("network:")),
+    `a: unexpected answers ${JSON.stringify(unacknowledged)}`,
+  );
+  checks.that(
+    allowedLosses <= CONCURRENCY,
+    `a: ${allowedLosses} requests unanswered around the kill; at most ${CONCURRENCY} were in flight`,
+  );
 }

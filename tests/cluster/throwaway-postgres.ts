@@ -27,7 +27,10 @@ export function canRunThrowawayPostgres(): string | undefined {
 }
 
 function asPostgres(command: string, args: string[]) {
-  return execFileSync("runuser", ["-u", "postgres", "--", path.join(BIN, command), ...args], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  return execFileSync("runuser", ["-u", "postgres", "--", path.join(BIN, command), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {

@@ -11,8 +11,12 @@ test.describe("accessibility on every route", () => {
       await page.goto(path);
       // Checked once hydrated (the DOM visitors interact with); the router's globals appear only then.
       await page.waitForFunction(() => "__reactRouterRouteModules" in window);
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-      const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      const results = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+        .analyze();
+      const summary = results.violations.map(
+        (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+      );
       expect(summary).toEqual([]);
     });
   }

@@ -8,34 +8,84 @@ import { type AppServer, startAppServer } from "../support/app-server";
 const ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string> }> = [
   { name: "/api/status", methods: ["GET", "HEAD"], path: fc.constant("/api/status") },
   { name: "/api/checkout", methods: ["POST", "GET"], path: fc.constant("/api/checkout") },
-  { name: "/api/checkout/challenge and /api/captcha/challenge", methods: ["GET"], path: fc.constantFrom("/api/checkout/challenge", "/api/captcha/challenge") },
-  { name: "/api/orders/:id", methods: ["GET", "DELETE"], path: fc.string({ maxLength: 80 }).map((id) => `/api/orders/${encodeURIComponent(id) || "x"}`) },
+  {
+    name: "/api/checkout/challenge and /api/captcha/challenge",
+    methods: ["GET"],
+    path: fc.constantFrom("/api/checkout/challenge", "/api/captcha/challenge"),
+  },
+  {
+    name: "/api/orders/:id",
+    methods: ["GET", "DELETE"],
+    path: fc.string({ maxLength: 80 }).map((id) => `/api/orders/${encodeURIComponent(id) || "x"}`),
+  },
   { name: "/api/shop/notifications", methods: ["POST"], path: fc.constant("/api/shop/notifications") },
   { name: "/api/support", methods: ["POST", "GET"], path: fc.constant("/api/support") },
   { name: "/api/reviews", methods: ["GET"], path: fc.constant("/api/reviews") },
-  { name: "unknown /api paths", methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"], path: fc.webPath().map((p) => `/api${p.startsWith("/") ? p : `/${p}`}`) },
+  {
+    name: "unknown /api paths",
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    path: fc.webPath().map((p) => `/api${p.startsWith("/") ? p : `/${p}`}`),
+  },
 ];
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 400);
 
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
-const ipv4 = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 })).map((p) => p.join("."));
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
+const ipv4 = fc
+  .tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 }))
+  .map((p) => p.join("."));
 
 const body = fc.oneof(
   fc.jsonValue().map((v) => ({ text: JSON.stringify(v), json: true })),
   fc
-    .record({ cart: fc.array(fc.record({ productId: fc.oneof(fc.integer(), fc.string()), variantId: fc.anything(), quantity: fc.oneof(fc.integer(), fc.double()) }), { maxLength: 5 }), altcha: fc.string(), shopId: fc.anything() }, { requiredKeys: [] })
+    .record(
+      {
+        cart: fc.array(
+          fc.record({
+            productId: fc.oneof(fc.integer(), fc.string()),
+            variantId: fc.anything(),
+            quantity: fc.oneof(fc.integer(), fc.double()),
+          }),
+          { maxLength: 5 },
+        ),
+        altcha: fc.string(),
+        shopId: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
     .map((v) => ({ text: JSON.stringify(v), json: true })),
-  fc.record({ event: fc.string(), data: fc.record({ invoice_id: fc.oneof(fc.string(), fc.integer()) }), shop_id: fc.anything() }).map((v) => ({ text: JSON.stringify(v), json: true })),
-  fc.record({ category: fc.string(), answers: fc.dictionary(fc.string(), fc.string()), altcha: fc.string() }).map((v) => ({ text: JSON.stringify(v), json: true })),
+  fc
+    .record({
+      event: fc.string(),
+      data: fc.record({ invoice_id: fc.oneof(fc.string(), fc.integer()) }),
+      shop_id: fc.anything(),
+    })
+    .map((v) => ({ text: JSON.stringify(v), json: true })),
+  fc
+    .record({ category: fc.string(), answers: fc.dictionary(fc.string(), fc.string()), altcha: fc.string() })
+    .map((v) => ({ text: JSON.stringify(v), json: true })),
   fc.string({ maxLength: 200 }).map((text) => ({ text, json: false })),
   fc.constantFrom("{", '{"a":', "[1,2", "nul", '"\\u12"', "{}}", "\u0000").map((text) => ({ text, json: true })),
-  fc.integer({ min: 16 * 1024, max: 40 * 1024 }).map((n) => ({ text: JSON.stringify({ pad: "x".repeat(n) }), json: true })),
+  fc
+    .integer({ min: 16 * 1024, max: 40 * 1024 })
+    .map((n) => ({ text: JSON.stringify({ pad: "x".repeat(n) }), json: true })),
   fc.constant(undefined),
 );
 
 const headers = fc.record(
   {
-    "content-type": fc.constantFrom("application/json", "application/json; charset=utf-8", "application/json; charset=latin-9", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", ""),
+    "content-type": fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "application/json; charset=latin-9",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+      "",
+    ),
     accept: fc.constantFrom("application/json", "text/html", "*/*", "image/*"),
     "x-signature": printable,
     "x-timestamp": fc.oneof(printable, fc.integer().map(String)),
@@ -47,7 +97,11 @@ const headers = fc.record(
   { requiredKeys: [] },
 );
 
-const query = fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(fc.string({ maxLength: 40 }), fc.constant("%E0%A4%A"), fc.integer().map(String)), { maxKeys: 4 });
+const query = fc.dictionary(
+  fc.string({ maxLength: 12 }),
+  fc.oneof(fc.string({ maxLength: 40 }), fc.constant("%E0%A4%A"), fc.integer().map(String)),
+  { maxKeys: 4 },
+);
 
 let server: AppServer;
 test.describe.configure({ mode: "serial" });
@@ -62,23 +116,37 @@ for (const route of ROUTES) {
   test(`fuzzed requests to ${route.methods.join("/")} ${route.name} never get a 5xx or a malformed error`, async () => {
     test.setTimeout(120_000);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...route.methods), route.path, query, headers, body, ipv4, async (method, path, params, hdrs, payload, ip) => {
-        const search = Object.entries(params)
-          .map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("%") ? v : encodeURIComponent(v)}`)
-          .join("&");
-        const sendsBody = payload !== undefined && !["GET", "HEAD"].includes(method);
-        const requestHeaders: Record<string, string> = { ...hdrs, "x-forwarded-for": ip };
-        if (!sendsBody) delete requestHeaders["content-type"];
-        const res = await fetch(`${server.url}${path}${search ? `?${search}` : ""}`, { method, headers: requestHeaders, body: sendsBody ? payload.text : undefined });
-        const text = await res.text();
-        expect(res.status, `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`).toBeLessThan(500);
-        expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
-        if (res.status >= 400 && method !== "HEAD") {
-          expect(res.headers.get("content-type") ?? "", `${method} ${path} ${res.status}`).toContain("application/json");
-          const parsed = JSON.parse(text) as { error?: unknown };
-          expect(typeof parsed.error, `${method} ${path} ${res.status}: ${text.slice(0, 200)}`).toBe("string");
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...route.methods),
+        route.path,
+        query,
+        headers,
+        body,
+        ipv4,
+        async (method, path, params, hdrs, payload, ip) => {
+          const search = Object.entries(params)
+            .map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("%") ? v : encodeURIComponent(v)}`)
+            .join("&");
+          const sendsBody = payload !== undefined && !["GET", "HEAD"].includes(method);
+          const requestHeaders: Record<string, string> = { ...hdrs, "x-forwarded-for": ip };
+          if (!sendsBody) delete requestHeaders["content-type"];
+          const res = await fetch(`${server.url}${path}${search ? `?${search}` : ""}`, {
+            method,
+            headers: requestHeaders,
+            body: sendsBody ? payload.text : undefined,
+          });
+          const text = await res.text();
+          expect(res.status, `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`).toBeLessThan(500);
+          expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+          if (res.status >= 400 && method !== "HEAD") {
+            expect(res.headers.get("content-type") ?? "", `${method} ${path} ${res.status}`).toContain(
+              "application/json",
+            );
+            const parsed = JSON.parse(text) as { error?: unknown };
+            expect(typeof parsed.error, `${method} ${path} ${res.status}: ${text.slice(0, 200)}`).toBe("string");
+          }
+        },
+      ),
       { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
     );
   });

@@ -8,7 +8,9 @@ async function holdForever(page: Page, pattern: RegExp) {
 }
 
 test.describe("the page paints before its scripts start", () => {
-  test("the document names no module to fetch; the framework is requested after the first contentful paint", async ({ page }) => {
+  test("the document names no module to fetch; the framework is requested after the first contentful paint", async ({
+    page,
+  }) => {
     const response = await page.goto("/faq");
     const html = (await response?.text()) ?? "";
     // Asserted on booleans: a failure should not print the whole page.
@@ -19,7 +21,9 @@ test.describe("the page paints before its scripts start", () => {
     await waitForHydration(page);
     const timings = await page.evaluate(() => ({
       firstContentfulPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
-      frameworkRequested: performance.getEntriesByType("resource").find((entry) => /\/assets\/entry\.client-/.test(entry.name))?.startTime,
+      frameworkRequested: performance
+        .getEntriesByType("resource")
+        .find((entry) => /\/assets\/entry\.client-/.test(entry.name))?.startTime,
     }));
     expect(timings.firstContentfulPaint).toBeGreaterThan(0);
     expect(timings.frameworkRequested).toBeGreaterThan(timings.firstContentfulPaint ?? Number.POSITIVE_INFINITY);

@@ -8,7 +8,14 @@ function productNames(page: Page) {
 }
 
 // The default order: featured products first, then the others, each in the content's order.
-const ALL_PRODUCTS = ["Kestrel Sandbox", "Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs", "Kestrel Vault", "Kestrel Capture"];
+const ALL_PRODUCTS = [
+  "Kestrel Sandbox",
+  "Kestrel Studio",
+  "Kestrel Capture Ultimate",
+  "Preset Packs",
+  "Kestrel Vault",
+  "Kestrel Capture",
+];
 
 /**
  * Where the first copy of the selling-point cards and its twin (the copy that follows it for a seamless loop) sit on
@@ -60,7 +67,14 @@ test.describe("home page", () => {
     await expect(page).toHaveURL(/\/products$/);
     await page.goto("/");
     const sellingPoints = page.getByRole("region", { name: "Why Kestrel" });
-    for (const title of ["Secure & Signed", "High Performance", "24/7 Community", "Premium Support", "Easy Setup", "Top Rated"]) {
+    for (const title of [
+      "Secure & Signed",
+      "High Performance",
+      "24/7 Community",
+      "Premium Support",
+      "Easy Setup",
+      "Top Rated",
+    ]) {
       // Drawn twice for the seamless loop, but screen readers get each point once.
       await expect(sellingPoints.getByRole("listitem").filter({ hasText: title })).toHaveCount(1);
     }
@@ -70,7 +84,9 @@ test.describe("home page", () => {
     }
   });
 
-  test("the selling points loop every 25 s and pause on hover, on focus and with the pause button", async ({ page }) => {
+  test("the selling points loop every 25 s and pause on hover, on focus and with the pause button", async ({
+    page,
+  }) => {
     await gotoHydrated(page, "/");
     const region = page.getByRole("region", { name: "Why Kestrel" });
     // Screen readers get six points; the seamless loop draws them twice.
@@ -109,7 +125,14 @@ test.describe("home page", () => {
     await gotoHydrated(page, "/");
     const region = page.getByRole("region", { name: "Why Kestrel" });
     await expect.poll(() => isMoving(region.getByRole("list"))).toBe(false);
-    for (const title of ["Secure & Signed", "High Performance", "24/7 Community", "Premium Support", "Easy Setup", "Top Rated"]) {
+    for (const title of [
+      "Secure & Signed",
+      "High Performance",
+      "24/7 Community",
+      "Premium Support",
+      "Easy Setup",
+      "Top Rated",
+    ]) {
       await expect(region.getByText(title).filter({ visible: true })).toHaveCount(1);
     }
     // Nothing moves, so there is nothing to pause.
@@ -178,7 +201,9 @@ test.describe("catalogue", () => {
     await expect(page).toHaveURL(/\/product\/446889$/);
   });
 
-  test('searching "studio" ranks Kestrel Studio (a name match) before Preset Packs (its description) and puts the search in the URL', async ({ page }) => {
+  test('searching "studio" ranks Kestrel Studio (a name match) before Preset Packs (its description) and puts the search in the URL', async ({
+    page,
+  }) => {
     await gotoHydrated(page, "/products");
     const search = page.getByPlaceholder("Search products...");
     await expect(async () => {
@@ -224,7 +249,12 @@ test.describe("catalogue", () => {
     await page.getByText("Filters", { exact: true }).click();
     await expect(page.getByRole("checkbox", { name: "Creator Tools" })).toBeChecked();
     await expect(page.getByRole("checkbox", { name: "Utilities" })).not.toBeChecked();
-    await expect(productNames(page)).toHaveText(["Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs", "Kestrel Capture"]);
+    await expect(productNames(page)).toHaveText([
+      "Kestrel Studio",
+      "Kestrel Capture Ultimate",
+      "Preset Packs",
+      "Kestrel Capture",
+    ]);
   });
 
   test("the footer's category link updates the filters when already on the catalogue", async ({ page }) => {
@@ -375,10 +405,16 @@ test.describe("product page", () => {
 
   test("ends with the other products of its category, as cards linking to their pages", async ({ page }) => {
     await page.goto("/product/446889");
-    await expect(page.getByRole("region", { name: "More utilities" }).getByRole("link")).toHaveText(["Kestrel SandboxFrom $6.99"]);
+    await expect(page.getByRole("region", { name: "More utilities" }).getByRole("link")).toHaveText([
+      "Kestrel SandboxFrom $6.99",
+    ]);
     await page.goto("/product/446894");
     const more = page.getByRole("region", { name: "More creator tools" });
-    await expect(more.getByRole("link")).toHaveText([/^Kestrel Capture Ultimate/, /^Preset Packs/, /^Kestrel CaptureFrom/]);
+    await expect(more.getByRole("link")).toHaveText([
+      /^Kestrel Capture Ultimate/,
+      /^Preset Packs/,
+      /^Kestrel CaptureFrom/,
+    ]);
     await more.getByRole("link", { name: /^Preset Packs/ }).click();
     await expect(page).toHaveURL(/\/product\/447097$/);
     await expect(page.getByRole("heading", { level: 1, name: "Preset Packs" })).toBeVisible();
@@ -394,7 +430,10 @@ test.describe("product page", () => {
     await page.goto("/product/446894");
     await expect(page).toHaveTitle("Kestrel Studio | Kestrel Software");
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/product/446894`);
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", `${baseURL}/images/products/studio-card.svg`);
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+      "content",
+      `${baseURL}/images/products/studio-card.svg`,
+    );
   });
 });
 
@@ -405,7 +444,9 @@ test.describe("catalogue accessibility", () => {
       test.setTimeout(90_000);
       await gotoHydrated(page, path);
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
+        [],
+      );
     });
   }
 });

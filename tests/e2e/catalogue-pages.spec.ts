@@ -43,7 +43,10 @@ test.describe("a catalogue of 1,000 products", () => {
     await expect(status(page)).toHaveText("Showing 25–48 of 1,000 products");
     await expect(cards(page)).toHaveCount(24);
     await expect(pagination(page).getByRole("link")).toHaveText(["Previous", "1", "2", "3", "42", "Next"]);
-    await expect(pagination(page).getByRole("link", { name: "Page 2", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(pagination(page).getByRole("link", { name: "Page 2", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await page.goto(at("/products?page=20"));
     await expect(pagination(page).getByRole("link")).toHaveText(["Previous", "1", "19", "20", "21", "42", "Next"]);
     await page.goto(at("/products?page=42"));
@@ -66,23 +69,44 @@ test.describe("a catalogue of 1,000 products", () => {
       const response = await page.goto(at(`/products?${query}`));
       expect(response?.status(), query).toBe(200);
       await expect(status(page), query).toHaveText("Showing 1–24 of 1,000 products");
-      await expect(page.locator('link[rel="canonical"]'), query).toHaveAttribute("href", `${server.url.replace("127.0.0.1", "localhost")}/products`);
+      await expect(page.locator('link[rel="canonical"]'), query).toHaveAttribute(
+        "href",
+        `${server.url.replace("127.0.0.1", "localhost")}/products`,
+      );
     }
     await page.goto(at("/products?page=3&sort=name&q=kestrel"));
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/products\?q=kestrel&sort=name&page=3$/);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+      "href",
+      /\/products\?q=kestrel&sort=name&page=3$/,
+    );
   });
 
   test("bad input gets the clean page or a 404, never a 500", async ({ request }) => {
-    for (const query of ["page=-1", "page=99999999999", `page=${"9".repeat(400)}`, "sort=<script>alert(1)</script>", `q=${"vault ".repeat(1_700)}`, "q=%00%01", "category=<b>&min=-1&max=NaN", "page=2&page=3", "sort=price-asc&sort=name"]) {
+    for (const query of [
+      "page=-1",
+      "page=99999999999",
+      `page=${"9".repeat(400)}`,
+      "sort=<script>alert(1)</script>",
+      `q=${"vault ".repeat(1_700)}`,
+      "q=%00%01",
+      "category=<b>&min=-1&max=NaN",
+      "page=2&page=3",
+      "sort=price-asc&sort=name",
+    ]) {
       const response = await request.get(at(`/products?${query}`));
       expect([200, 404], query.slice(0, 60)).toContain(response.status());
       expect(await response.text(), query.slice(0, 60)).not.toContain("<script>alert(1)</script>");
     }
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom("q", "page", "sort", "category", "min", "max"), fc.string({ maxLength: 30 }), { maxKeys: 6 }), async (params) => {
-        const response = await request.get(at(`/products?${new URLSearchParams(params)}`));
-        expect([200, 404], JSON.stringify(params)).toContain(response.status());
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom("q", "page", "sort", "category", "min", "max"), fc.string({ maxLength: 30 }), {
+          maxKeys: 6,
+        }),
+        async (params) => {
+          const response = await request.get(at(`/products?${new URLSearchParams(params)}`));
+          expect([200, 404], JSON.stringify(params)).toContain(response.status());
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -92,7 +116,10 @@ test.describe("a catalogue of 1,000 products", () => {
     await page.getByLabel("Sort by").selectOption("price-asc");
     await expect(page).toHaveURL(/\/products\?sort=price-asc$/);
     await expect(status(page)).toHaveText("Showing 1–24 of 1,000 products");
-    const prices = async () => (await cards(page).locator("p > span:first-child").allTextContents()).map((text) => Number(text.replace("$", "")));
+    const prices = async () =>
+      (await cards(page).locator("p > span:first-child").allTextContents()).map((text) =>
+        Number(text.replace("$", "")),
+      );
     const first = await prices();
     expect(first).toEqual([...first].sort((a, b) => a - b));
     expect(first[0]).toBe(0.25);
@@ -104,7 +131,9 @@ test.describe("a catalogue of 1,000 products", () => {
     await expect(page).toHaveURL(/\/products\?sort=price-desc$/);
   });
 
-  test("a page link moves focus and scroll to the top of the results without a reload, and the count is announced", async ({ page }) => {
+  test("a page link moves focus and scroll to the top of the results without a reload, and the count is announced", async ({
+    page,
+  }) => {
     await gotoHydrated(page, at("/products"));
     await page.evaluate(() => ((window as Window & { __samePage?: boolean }).__samePage = true));
     await pagination(page).getByRole("link", { name: "Page 2", exact: true }).click();
@@ -113,12 +142,16 @@ test.describe("a catalogue of 1,000 products", () => {
     await expect(status(page)).toBeFocused();
     // No reload: the page's own state survived the navigation.
     expect(await page.evaluate(() => (window as Window & { __samePage?: boolean }).__samePage)).toBe(true);
-    await expect.poll(() => status(page).evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(200);
+    await expect
+      .poll(() => status(page).evaluate((el) => Math.round(el.getBoundingClientRect().top)))
+      .toBeLessThan(200);
     await page.goBack();
     await expect(status(page)).toHaveText("Showing 1–24 of 1,000 products");
   });
 
-  test('search forgives a typo: "vualt" finds the Kestrel Vault products, name matches first, from page 1', async ({ page }) => {
+  test('search forgives a typo: "vualt" finds the Kestrel Vault products, name matches first, from page 1', async ({
+    page,
+  }) => {
     await gotoHydrated(page, at("/products?page=3"));
     const search = page.getByPlaceholder("Search products...");
     await expect(async () => {

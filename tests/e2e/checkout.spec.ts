@@ -15,7 +15,8 @@ const CAPTURE = { id: 446893, weekVariant: 653010 };
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 /** A client address of its own (our server trusts X-Forwarded-For from loopback), so the checkout rate limit of one buyer is not shared by the whole suite. */
-const clientAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const clientAddress = () =>
+  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 const test = base.extend({
   extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
     await use({ ...extraHTTPHeaders, "X-Forwarded-For": clientAddress() });
@@ -92,7 +93,9 @@ test.describe("checkout with the demo shop", () => {
   });
 
   test("every demo duration can be bought end to end", async ({ request }) => {
-    const products = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../content/products.json"), "utf8")) as Array<{
+    const products = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, "../../content/products.json"), "utf8"),
+    ) as Array<{
       id: number;
       durations: Array<{ variantId: number | null }>;
     }>;
@@ -100,12 +103,18 @@ test.describe("checkout with the demo shop", () => {
       for (const duration of product.durations) {
         if (duration.variantId === null) continue;
         const orderId = await buyThroughApi(request, product.id, duration.variantId);
-        expect(await (await request.get(`/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "completed" });
+        expect(await (await request.get(`/api/orders/${orderId}`)).json()).toEqual({
+          id: orderId,
+          status: "completed",
+        });
       }
     }
   });
 
-  test("a valid coupon: the demo shop's page shows the discounted total, and the order records it", async ({ page, request }) => {
+  test("a valid coupon: the demo shop's page shows the discounted total, and the order records it", async ({
+    page,
+    request,
+  }) => {
     const purchase = await openProduct(page);
     const coupon = page.getByRole("textbox", { name: "Coupon code" });
     await expect(coupon).toBeHidden();
@@ -132,7 +141,9 @@ test.describe("checkout with the demo shop", () => {
     await expect(page.getByRole("textbox", { name: "Coupon code" })).toHaveValue("SPRING2024");
     expect(await alertAfter(page, () => purchase.click())).toBe("This coupon code is not valid.");
     await expect(page.getByRole("dialog")).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Purchase Now" })).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toHaveAttribute("data-captcha", "ready", {
+      timeout: 30_000,
+    });
     await page.getByRole("textbox", { name: "Coupon code" }).fill("NOPE");
     expect(await alertAfter(page, () => purchase.click())).toBe("This coupon code is not valid.");
   });
@@ -144,7 +155,9 @@ test.describe("checkout with the demo shop", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Kestrel Studio" })).toBeVisible();
   });
 
-  test("the modal closes by its close button, a backdrop click and Escape, returning focus to Purchase Now", async ({ page }) => {
+  test("the modal closes by its close button, a backdrop click and Escape, returning focus to Purchase Now", async ({
+    page,
+  }) => {
     const purchase = await openProduct(page);
     const dialog = page.getByRole("dialog");
     const closers: Array<[string, () => Promise<void>]> = [
@@ -153,7 +166,9 @@ test.describe("checkout with the demo shop", () => {
       ["Escape", () => page.keyboard.press("Escape")],
     ];
     for (const [how, close] of closers) {
-      await expect(purchase, `captcha ready before closing by ${how}`).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+      await expect(purchase, `captcha ready before closing by ${how}`).toHaveAttribute("data-captcha", "ready", {
+        timeout: 30_000,
+      });
       await purchase.click();
       await expect(dialog).toBeVisible();
       await expect(checkoutFrame(page).getByRole("button", { name: "Pay", exact: true })).toBeVisible();
@@ -203,7 +218,8 @@ test.describe("checkout with the demo shop", () => {
     // From the duration picker, Tab reaches Purchase Now.
     for (let i = 0; i < 5; i++) {
       await page.keyboard.press("Tab");
-      if (await page.getByRole("button", { name: "Purchase Now" }).evaluate((el) => el === document.activeElement)) break;
+      if (await page.getByRole("button", { name: "Purchase Now" }).evaluate((el) => el === document.activeElement))
+        break;
     }
     await expect(page.getByRole("button", { name: "Purchase Now" })).toBeFocused();
     await page.keyboard.press("Enter");
@@ -219,7 +235,9 @@ test.describe("checkout with the demo shop", () => {
     await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
   });
 
-  test("the open checkout modal (and the demo checkout inside it) has no axe violations and no CSP violation", async ({ page }) => {
+  test("the open checkout modal (and the demo checkout inside it) has no axe violations and no CSP violation", async ({
+    page,
+  }) => {
     const violations: string[] = [];
     page.on("console", (message) => {
       if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(message.text());
@@ -233,7 +251,9 @@ test.describe("checkout with the demo shop", () => {
 
   test("the demo checkout page alone has no axe violations", async ({ page, request }) => {
     const challenge = (await (await request.get("/api/checkout/challenge")).json()) as Challenge;
-    const started = await request.post("/api/checkout", { data: { productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, altcha: await solveCaptchaPayload(challenge) } });
+    const started = await request.post("/api/checkout", {
+      data: { productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, altcha: await solveCaptchaPayload(challenge) },
+    });
     const { url } = (await started.json()) as { url: string };
     const response = await page.goto(url);
     expect(response?.headers()["x-frame-options"]).toBe("SAMEORIGIN");
@@ -242,11 +262,15 @@ test.describe("checkout with the demo shop", () => {
     expect(results.violations.map((v) => v.id)).toEqual([]);
   });
 
-  test('says "Captcha not ready. Please try again in a moment." and sends nothing before the captcha is solved, then recovers', async ({ page }) => {
+  test('says "Captcha not ready. Please try again in a moment." and sends nothing before the captcha is solved, then recovers', async ({
+    page,
+  }) => {
     await page.route("**/api/checkout/challenge", (route) => route.abort());
     const counter = countCheckoutRequests(page);
     // The widget asks for its challenge only once the page has hydrated, so the click below reaches React.
-    const challengeFailed = page.waitForEvent("requestfailed", (request) => request.url().endsWith("/api/checkout/challenge"));
+    const challengeFailed = page.waitForEvent("requestfailed", (request) =>
+      request.url().endsWith("/api/checkout/challenge"),
+    );
     await page.goto(`/product/${STUDIO.id}`);
     await challengeFailed;
     const purchase = page.getByRole("button", { name: "Purchase Now" });
@@ -261,16 +285,22 @@ test.describe("checkout with the demo shop", () => {
     expect(counter.posts).toBe(1);
   });
 
-  test('says "An error occurred during checkout" when the answer cannot be read, then is ready again', async ({ page }) => {
+  test('says "An error occurred during checkout" when the answer cannot be read, then is ready again', async ({
+    page,
+  }) => {
     const purchase = await openProduct(page);
-    await page.route("**/api/checkout", (route) => route.fulfill({ status: 502, contentType: "text/html", body: "<html>Bad gateway</html>" }));
+    await page.route("**/api/checkout", (route) =>
+      route.fulfill({ status: 502, contentType: "text/html", body: "<html>Bad gateway</html>" }),
+    );
     expect(await alertAfter(page, () => purchase.click())).toBe("An error occurred during checkout");
     await expect(page.getByRole("button", { name: "Purchase Now" })).toBeEnabled();
     // A fresh captcha is solved for the next attempt.
     await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
   });
 
-  test("the reminder chime plays 13 s after the checkout started while the modal is open, and never after it closed", async ({ page }) => {
+  test("the reminder chime plays 13 s after the checkout started while the modal is open, and never after it closed", async ({
+    page,
+  }) => {
     await page.clock.install();
     await page.addInitScript(() => {
       const played: string[] = [];
@@ -280,7 +310,13 @@ test.describe("checkout with the demo shop", () => {
         return Promise.reject(new DOMException("autoplay blocked", "NotAllowedError"));
       };
     });
-    const played = () => page.evaluate(() => (window as unknown as { __played: string[] }).__played.filter((src) => src.includes("/sounds/checkout-chime.wav")).length);
+    const played = () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { __played: string[] }).__played.filter((src) =>
+            src.includes("/sounds/checkout-chime.wav"),
+          ).length,
+      );
     const purchase = await openProduct(page);
     // Time stands still from the click on, so "13 s after the checkout started" is exact.
     await pauseClockSoon(page);
@@ -359,7 +395,11 @@ test.describe("purchase success page", () => {
       await expect.poll(() => checks.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(afterAMinute + step);
     }
     expect(checks.length).toBeLessThanOrEqual(afterAMinute + 4);
-    const paid = await request.post(url, { maxRedirects: 0, headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "" });
+    const paid = await request.post(url, {
+      maxRedirects: 0,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      data: "",
+    });
     expect(paid.status()).toBe(302);
     await page.clock.fastForward(10_000);
     await expect(page.getByText("Completed", { exact: true })).toBeVisible();
@@ -406,7 +446,11 @@ async function startThroughApi(request: APIRequestContext, productId: number, va
 /** The demo shop end to end without a browser: checkout, Pay (the same form post the page makes), order status. */
 async function buyThroughApi(request: APIRequestContext, productId: number, variantId: number): Promise<string> {
   const { url, orderId } = await startThroughApi(request, productId, variantId);
-  const paid = await request.post(url, { maxRedirects: 0, headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: "" });
+  const paid = await request.post(url, {
+    maxRedirects: 0,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    data: "",
+  });
   // Like a real shop, the demo shop shows its (now paid) invoice again rather than sending the buyer anywhere.
   expect(paid.status()).toBe(302);
   expect(paid.headers().location).toBe(url);
@@ -428,28 +472,50 @@ test.describe("checkout with SellAuth (shop emulator)", () => {
   });
   test.beforeEach(() => shop.setCheckoutMode({ kind: "url" }));
 
-  test("opens the hosted checkout in the modal and completes the order on the shop's signed notification", async ({ page, request }) => {
+  test("opens the hosted checkout in the modal and completes the order on the shop's signed notification", async ({
+    page,
+    request,
+  }) => {
     const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
     const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
     await purchase.click();
     const { orderId } = (await (await started).json()) as { orderId: string };
     await expect(checkoutFrame(page).getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
     const sent = shop.requests.find((r) => r.path === "/v1/checkout");
-    expect(sent?.body).toMatchObject({ cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }], shopId: Number(shop.shopId) });
+    expect(sent?.body).toMatchObject({
+      cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }],
+      shopId: Number(shop.shopId),
+    });
 
     const invoiceId = [...shop.invoices.keys()].at(-1) ?? "";
     const target = `${app.url}/api/shop/notifications`;
     const notify = (extra: Partial<Parameters<ShopEmulator["sendNotification"]>[1]> = {}) =>
-      shop.sendNotification(target, { event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", invoiceId, secret: WEBHOOK_SECRET, ...extra });
+      shop.sendNotification(target, {
+        event: "NOTIFICATION.SHOP_INVOICE_PROCESSED",
+        invoiceId,
+        secret: WEBHOOK_SECRET,
+        ...extra,
+      });
     expect((await notify({ secret: "wrong" })).status).toBe(401);
     expect((await notify({ timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
     // The storefront checkout returns no invoice id, so this order cannot be matched: the notification is kept anyway.
-    expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({ status: 200, body: { ok: true, outcome: "unknown_invoice" } });
-    expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({ status: 200, body: { ok: true, outcome: "unknown_invoice", duplicate: true } });
-    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending" });
+    expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({
+      status: 200,
+      body: { ok: true, outcome: "unknown_invoice" },
+    });
+    expect(await notify({ idempotencyKey: "e2e-1" })).toEqual({
+      status: 200,
+      body: { ok: true, outcome: "unknown_invoice", duplicate: true },
+    });
+    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({
+      id: orderId,
+      status: "pending",
+    });
   });
 
-  test("buys three keys: the keyboard sets Quantity to 3, the total triples and the shop receives quantity 3", async ({ page }) => {
+  test("buys three keys: the keyboard sets Quantity to 3, the total triples and the shop receives quantity 3", async ({
+    page,
+  }) => {
     const purchase = await openProduct(page, `${app.url}/product/${CAPTURE.id}?duration=1-week`);
     const quantity = page.getByRole("spinbutton", { name: "Quantity" });
     await expect(quantity).toHaveAttribute("max", "5");
@@ -464,7 +530,9 @@ test.describe("checkout with SellAuth (shop emulator)", () => {
     await purchase.click();
     expect((await started).status()).toBe(200);
     const sent = shop.requests.filter((r) => r.path === "/v1/checkout").at(-1);
-    expect(sent?.body).toMatchObject({ cart: [{ productId: CAPTURE.id, variantId: CAPTURE.weekVariant, quantity: 3 }] });
+    expect(sent?.body).toMatchObject({
+      cart: [{ productId: CAPTURE.id, variantId: CAPTURE.weekVariant, quantity: 3 }],
+    });
   });
 
   test("shows the shop's error text", async ({ page }) => {
@@ -482,7 +550,9 @@ test.describe("checkout with SellAuth (shop emulator)", () => {
   test("shows a clear message when the shop fails with a 500", async ({ page }) => {
     shop.setCheckoutMode({ kind: "500" });
     const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}`);
-    expect(await alertAfter(page, () => purchase.click())).toBe("The shop could not start the checkout (HTTP 500). Please try again.");
+    expect(await alertAfter(page, () => purchase.click())).toBe(
+      "The shop could not start the checkout (HTTP 500). Please try again.",
+    );
     await expect(page.getByRole("button", { name: "Purchase Now" })).toBeEnabled();
   });
 });
@@ -513,7 +583,11 @@ test.describe("checkout with SellAuth and an API key (shop emulator)", () => {
 
     expect((await shop.sendNotification(target, event)).body).toEqual({ ok: true, outcome: "unchanged" });
     // The shop's own word for the invoice is kept beside our status.
-    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({ id: orderId, status: "pending", shopStatus: "pending" });
+    expect(await (await request.get(`${app.url}/api/orders/${orderId}`)).json()).toEqual({
+      id: orderId,
+      status: "pending",
+      shopStatus: "pending",
+    });
     shop.setInvoiceStatus(invoiceId, "completed");
     expect((await shop.sendNotification(target, event)).body).toEqual({ ok: true, outcome: "completed" });
 
@@ -554,7 +628,9 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     const frame = checkoutFrame(page);
     await expect(frame.getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
     await expect(frame.getByText(`Invoice ${invoiceId}`)).toBeVisible();
-    const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout` && (r.body as { ip?: string }).ip === forwardedFor);
+    const sent = shop.requests.find(
+      (r) => r.path === `/v1/shops/${shop.shopId}/checkout` && (r.body as { ip?: string }).ip === forwardedFor,
+    );
     expect(sent?.body).toEqual({
       cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }],
       ip: forwardedFor,
@@ -571,23 +647,32 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     expect(results.violations.map((v) => v.id)).toEqual([]);
   });
 
-  test("a coupon goes to the shop, which applies it on its own page, or refuses it in its own words", async ({ page }) => {
+  test("a coupon goes to the shop, which applies it on its own page, or refuses it in its own words", async ({
+    page,
+  }) => {
     const purchase = await openProduct(page, `${app.url}/product/${STUDIO.id}?duration=lifetime`);
     await page.getByText("Have a coupon?").click();
     await page.getByRole("textbox", { name: "Coupon code" }).fill("SHOP15");
     await purchase.click();
     await expect(checkoutFrame(page).getByText("Coupon SHOP15: 15% off")).toBeVisible();
     const sent = shop.requests.filter((r) => r.path === `/v1/shops/${shop.shopId}/checkout`).at(-1);
-    expect(sent?.body).toMatchObject({ cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }], coupon: "SHOP15" });
+    expect(sent?.body).toMatchObject({
+      cart: [{ productId: STUDIO.id, variantId: STUDIO.lifetimeVariant, quantity: 1 }],
+      coupon: "SHOP15",
+    });
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog")).toBeHidden();
 
-    await expect(page.getByRole("button", { name: "Purchase Now" })).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    await expect(page.getByRole("button", { name: "Purchase Now" })).toHaveAttribute("data-captcha", "ready", {
+      timeout: 30_000,
+    });
     await page.getByRole("textbox", { name: "Coupon code" }).fill("WELCOME10");
     expect(await alertAfter(page, () => purchase.click())).toBe(SHOP_COUPON_REFUSAL);
   });
 
-  test("closing the modal before paying leaves a toast to the success page, which waits and then shows Completed", async ({ page }) => {
+  test("closing the modal before paying leaves a toast to the success page, which waits and then shows Completed", async ({
+    page,
+  }) => {
     const { orderId, invoiceId } = await startPurchase(page);
     await expect(checkoutFrame(page).getByRole("heading", { name: "Hosted checkout" })).toBeVisible();
     await page.keyboard.press("Escape");
@@ -607,16 +692,23 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     await expect(page.getByText(orderId)).toBeVisible();
   });
 
-  test("an unknown shop status reads as waiting; cancelled reads Payment not completed with a way back; refunded reads Refunded", async ({ page }) => {
+  test("an unknown shop status reads as waiting; cancelled reads Payment not completed with a way back; refunded reads Refunded", async ({
+    page,
+  }) => {
     const { orderId, invoiceId } = await startPurchase(page);
     await page.keyboard.press("Escape");
     await page.goto(`${app.url}/purchase/success?order_id=${orderId}`);
     expect((await shop.settleInvoice(invoiceId, "on_hold_review"))?.status).toBe(200);
-    await expect.poll(async () => (await (await page.request.get(`${app.url}/api/orders/${orderId}`)).json()).shopStatus).toBe("on_hold_review");
+    await expect
+      .poll(async () => (await (await page.request.get(`${app.url}/api/orders/${orderId}`)).json()).shopStatus)
+      .toBe("on_hold_review");
     await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
     expect((await shop.settleInvoice(invoiceId, "cancelled"))?.status).toBe(200);
     await expect(page.getByRole("heading", { name: "Payment not completed" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Back to the product" })).toHaveAttribute("href", `/product/${STUDIO.id}`);
+    await expect(page.getByRole("link", { name: "Back to the product" })).toHaveAttribute(
+      "href",
+      `/product/${STUDIO.id}`,
+    );
     const results = await new AxeBuilder({ page }).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
 
@@ -630,7 +722,9 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     expect(refunded.violations.map((v) => v.id)).toEqual([]);
   });
 
-  test("a gateway page that refuses to be framed is offered in a new tab, and no chime plays over the message", async ({ page }) => {
+  test("a gateway page that refuses to be framed is offered in a new tab, and no chime plays over the message", async ({
+    page,
+  }) => {
     shop.setCheckoutMode({ kind: "gateway-only" });
     await page.clock.install();
     await page.addInitScript(() => {
@@ -679,7 +773,10 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     await expect(dialog.getByText("Loading secure checkout...")).toBeVisible();
     await page.clock.runFor(1_500 + mostElapsed);
     await expect(dialog.getByText("The secure checkout could not be shown here.")).toBeVisible();
-    await expect(dialog.getByRole("link", { name: "Open checkout in a new tab" })).toHaveAttribute("href", `${shop.url}/checkout/${invoiceId}`);
+    await expect(dialog.getByRole("link", { name: "Open checkout in a new tab" })).toHaveAttribute(
+      "href",
+      `${shop.url}/checkout/${invoiceId}`,
+    );
   });
 
   test("a frame the page's CSP blocks is offered in a new tab too", async ({ page }) => {

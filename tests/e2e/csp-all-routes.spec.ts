@@ -11,7 +11,9 @@ async function watchCspViolations(page: Page) {
   await page.exposeFunction("__reportCspViolation", (text: string) => violations.push(`event: ${text}`));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { __reportCspViolation(t: string): void }).__reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+      (window as unknown as { __reportCspViolation(t: string): void }).__reportCspViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   return violations;

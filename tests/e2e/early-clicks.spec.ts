@@ -11,7 +11,9 @@ test.describe("a click made before the page is ready", () => {
     await expect(page.getByRole("dialog")).toHaveCount(0);
 
     release();
-    await expect(page.getByRole("dialog", { name: "Checkout: Kestrel Studio (Lifetime)" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("dialog", { name: "Checkout: Kestrel Studio (Lifetime)" })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.frameLocator("iframe").getByText("$299.93")).toBeVisible();
     // The open dialog hides the rest of the page from the accessibility tree, so the button is found by its marker.
     await expect(page.locator('[data-early-click="purchase"]')).not.toHaveAttribute("data-early-click-queued");
@@ -30,7 +32,9 @@ test.describe("a click made before the page is ready", () => {
     await expect(launcher).not.toHaveAttribute("data-early-click-queued");
   });
 
-  test("on any other button (the status page's Contact Support) is made again once the page is ready", async ({ page }) => {
+  test("on any other button (the status page's Contact Support) is made again once the page is ready", async ({
+    page,
+  }) => {
     const release = await holdFramework(page);
     await page.goto("/status", { waitUntil: "domcontentloaded" });
     const contact = page.getByRole("button", { name: "Contact Support" });
@@ -70,7 +74,10 @@ test.describe("a click made before the page is ready", () => {
 
   test("after hydration a click is handled once, not replayed a second time", async ({ page }) => {
     await page.goto("/faq");
-    await page.waitForFunction(() => window.__earlyClicks !== undefined && Object.keys(document).some((key) => key.startsWith("__reactContainer$")));
+    await page.waitForFunction(
+      () =>
+        window.__earlyClicks !== undefined && Object.keys(document).some((key) => key.startsWith("__reactContainer$")),
+    );
     const launcher = page.getByRole("button", { name: "Open support chat" });
     await expect(async () => {
       await launcher.click();

@@ -21,7 +21,16 @@ function firstLoadFiles(manifest: BuildManifest, routeId: string): string[] {
   const route = manifest.routes[routeId];
   const root = manifest.routes.root;
   if (!route || !root) throw new Error(`no route ${routeId} or root in the build`);
-  return [...new Set([manifest.entry.module, ...manifest.entry.imports, root.module, ...(root.imports ?? []), route.module, ...(route.imports ?? [])])];
+  return [
+    ...new Set([
+      manifest.entry.module,
+      ...manifest.entry.imports,
+      root.module,
+      ...(root.imports ?? []),
+      route.module,
+      ...(route.imports ?? []),
+    ]),
+  ];
 }
 
 // zod's issue code for a wrong type: present in every build of zod's parser, in no code of ours.
@@ -31,13 +40,17 @@ test.describe("first-load JavaScript", () => {
   for (const routeId of ["routes/home", "routes/product", "routes/reviews", "routes/purchase-success", "routes/faq"]) {
     test(`${routeId} loads no zod before it hydrates (schemas come with the first answer to read)`, () => {
       const manifest = readManifest();
-      const withZod = firstLoadFiles(manifest, routeId).filter((file) => fs.readFileSync(path.join(clientDir, file), "utf8").includes(ZOD_MARKER));
+      const withZod = firstLoadFiles(manifest, routeId).filter((file) =>
+        fs.readFileSync(path.join(clientDir, file), "utf8").includes(ZOD_MARKER),
+      );
       expect(withZod).toEqual([]);
     });
   }
 
   test("the lazily loaded schemas are in the build, so the check above looks at real files", () => {
     const assets = fs.readdirSync(path.join(clientDir, "assets")).filter((name) => name.endsWith(".js"));
-    expect(assets.some((name) => fs.readFileSync(path.join(clientDir, "assets", name), "utf8").includes(ZOD_MARKER))).toBe(true);
+    expect(
+      assets.some((name) => fs.readFileSync(path.join(clientDir, "assets", name), "utf8").includes(ZOD_MARKER)),
+    ).toBe(true);
   });
 });

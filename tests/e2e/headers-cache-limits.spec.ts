@@ -7,7 +7,9 @@ import { type AppServer, freePort, startAppServer } from "../support/app-server"
 const nonceOf = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
 
 test.describe("HTML responses", () => {
-  test("carry the security headers and a CSP whose nonce matches every script in that response", async ({ request }) => {
+  test("carry the security headers and a CSP whose nonce matches every script in that response", async ({
+    request,
+  }) => {
     for (let i = 0; i < 2; i++) {
       const res = await request.get("/");
       const headers = res.headers();
@@ -27,11 +29,14 @@ test.describe("HTML responses", () => {
 
   test("get a fresh nonce on every response, even when the page comes from the render cache", async ({ request }) => {
     const nonces = new Set<string | undefined>();
-    for (let i = 0; i < 5; i++) nonces.add(nonceOf((await request.get("/faq")).headers()["content-security-policy"] ?? ""));
+    for (let i = 0; i < 5; i++)
+      nonces.add(nonceOf((await request.get("/faq")).headers()["content-security-policy"] ?? ""));
     expect(nonces.size).toBe(5);
   });
 
-  test("answer 304 Not Modified to a matching ETag, without a CSP that would disagree with the stored page", async ({ request }) => {
+  test("answer 304 Not Modified to a matching ETag, without a CSP that would disagree with the stored page", async ({
+    request,
+  }) => {
     const first = await request.get("/products");
     const etag = first.headers().etag;
     expect(etag).toMatch(/^W\/".+"$/);
@@ -42,10 +47,13 @@ test.describe("HTML responses", () => {
     expect(await again.body()).toHaveLength(0);
   });
 
-  test("of a shareable page are rendered whole, whichever client's request renders them for the cache", async ({ request }) => {
+  test("of a shareable page are rendered whole, whichever client's request renders them for the cache", async ({
+    request,
+  }) => {
     // A browser's request would get React's streamed form (boundary templates and their scripts); stored, everyone would.
     const url = `/product/446894?rendered-by=browser-${Date.now()}`;
-    const chrome = "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Mobile Safari/537.36";
+    const chrome =
+      "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/135.0.0.0 Mobile Safari/537.36";
     for (let i = 0; i < 2; i++) {
       const html = await (await request.get(url, { headers: { "User-Agent": chrome } })).text();
       expect(html).toContain("Kestrel Studio");
@@ -74,7 +82,9 @@ test.describe("compression and asset caching", () => {
     // brings, are checked too.
     const whole = /data-whole-stylesheet="([^"]+)"/.exec(html)?.[1];
     expect(whole).toMatch(/^\/assets\/site-[\w-]+\.css$/);
-    const stylesheets = fs.readdirSync(path.join(process.env.BUILD_DIR ?? "build", "client/assets")).filter((f) => f.endsWith(".css"));
+    const stylesheets = fs
+      .readdirSync(path.join(process.env.BUILD_DIR ?? "build", "client/assets"))
+      .filter((f) => f.endsWith(".css"));
     for (const [path, encoding] of [
       ["/", "br"],
       [script, "br"],
@@ -88,7 +98,9 @@ test.describe("compression and asset caching", () => {
     }
   });
 
-  test("a browser's Accept-Encoding gets cached pages gzip-encoded, each response with its own nonce", async ({ request }) => {
+  test("a browser's Accept-Encoding gets cached pages gzip-encoded, each response with its own nonce", async ({
+    request,
+  }) => {
     const nonces = new Set<string>();
     for (let i = 0; i < 2; i++) {
       const res = await request.get("/faq", { headers: { "Accept-Encoding": "gzip, deflate, br, zstd" } });
@@ -103,7 +115,9 @@ test.describe("compression and asset caching", () => {
     expect(nonces.size).toBe(2);
   });
 
-  test("the site stylesheet is inline, under the response's nonce, and nothing else blocks rendering", async ({ request }) => {
+  test("the site stylesheet is inline, under the response's nonce, and nothing else blocks rendering", async ({
+    request,
+  }) => {
     const res = await request.get("/faq");
     const html = await res.text();
     const nonce = nonceOf(res.headers()["content-security-policy"] ?? "");
@@ -136,11 +150,20 @@ test.describe("compression and asset caching", () => {
 
 test.describe("configuration-dependent headers", () => {
   test("an https PUBLIC_URL adds HSTS, and sellauth adds its checkout origin to frame-src and payment", async () => {
-    const server = await startAppServer({ env: { PUBLIC_URL: "https://shop.example.com", CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://checkout.example.com", SHOP_API_BASE: "http://127.0.0.1:9" } });
+    const server = await startAppServer({
+      env: {
+        PUBLIC_URL: "https://shop.example.com",
+        CHECKOUT_PROVIDER: "sellauth",
+        SHOP_CHECKOUT_ORIGIN: "https://checkout.example.com",
+        SHOP_API_BASE: "http://127.0.0.1:9",
+      },
+    });
     try {
       const res = await fetch(`${server.url}/faq`);
       expect(res.headers.get("strict-transport-security")).toBe("max-age=63072000; includeSubDomains; preload");
-      expect(res.headers.get("content-security-policy")).toContain("frame-src 'self' https://www.youtube-nocookie.com https://checkout.example.com");
+      expect(res.headers.get("content-security-policy")).toContain(
+        "frame-src 'self' https://www.youtube-nocookie.com https://checkout.example.com",
+      );
       expect(res.headers.get("permissions-policy")).toContain('payment=(self "https://checkout.example.com")');
     } finally {
       await server.stop();
@@ -158,7 +181,11 @@ test.describe("rate limits", () => {
   });
 
   const hit = (path: string, ip: string, method = "POST") =>
-    fetch(`${server.url}${path}`, { method, headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: method === "POST" ? "{}" : undefined });
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-forwarded-for": ip },
+      body: method === "POST" ? "{}" : undefined,
+    });
 
   for (const { name, path, method, limit } of [
     { name: "checkout", path: "/api/checkout", method: "POST", limit: 10 },
@@ -191,11 +218,19 @@ test.describe("rate limits across instances", () => {
       socket.once("error", () => resolve(false));
     });
     test.skip(!reachable, `Redis is not reachable at ${redisUrl}: the shared store cannot be exercised here`);
-    const [a, b] = await Promise.all([startAppServer({ env: { REDIS_URL: redisUrl } }), startAppServer({ env: { REDIS_URL: redisUrl } })]);
+    const [a, b] = await Promise.all([
+      startAppServer({ env: { REDIS_URL: redisUrl } }),
+      startAppServer({ env: { REDIS_URL: redisUrl } }),
+    ]);
     try {
       // A fresh address per run, so an earlier run's counters (kept 60 s in Redis) cannot interfere.
       const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}, 198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
-      const post = (server: AppServer) => fetch(`${server.url}/api/checkout`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: "{}" });
+      const post = (server: AppServer) =>
+        fetch(`${server.url}/api/checkout`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": ip },
+          body: "{}",
+        });
       for (let i = 0; i < 5; i++) {
         expect((await post(a)).status).not.toBe(429);
         expect((await post(b)).status).not.toBe(429);
@@ -212,7 +247,12 @@ test("with Redis configured but down, limits still hold through the in-process f
   const deadRedis = `redis://127.0.0.1:${await freePort()}`;
   const server = await startAppServer({ env: { REDIS_URL: deadRedis } });
   try {
-    const post = () => fetch(`${server.url}/api/checkout`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const post = () =>
+      fetch(`${server.url}/api/checkout`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
     for (let i = 0; i < 10; i++) expect((await post()).status).not.toBe(429);
     expect((await post()).status).toBe(429);
     expect(server.logs()).not.toContain(deadRedis);

@@ -6,7 +6,11 @@ const COMMUNITY_URL = "https://chat.example.com/kestrel";
 
 /** The community chat is a third party: answer it locally so nothing leaves 127.0.0.1. */
 async function stubCommunity(page: Page) {
-  await page.context().route(`${COMMUNITY_URL}**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Community</title><h1>Community</h1>" }));
+  await page
+    .context()
+    .route(`${COMMUNITY_URL}**`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<title>Community</title><h1>Community</h1>" }),
+    );
 }
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
@@ -39,7 +43,10 @@ test.describe("top bar and navigation", () => {
       // Until hydration the phone menu's no-JavaScript <details> holds a second copy of the list (nav-menu.tsx).
       await waitForHydration(page);
       await expect(mainNav(page).locator('[aria-current="page"]')).toHaveCount(1);
-      await expect(mainNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(mainNav(page).getByRole("link", { name: label, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
     });
   }
 
@@ -75,8 +82,12 @@ test.describe("phone-sized top bar", () => {
     const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
     const { nodes } = await cdp.send("Accessibility.queryAXTree", { nodeId: root.nodeId, accessibleName: name });
     await cdp.detach();
-    const controls = nodes.filter((node) => !node.ignored && !["StaticText", "InlineTextBox"].includes(String(node.role?.value)));
-    const states = controls.map((node) => node.properties?.find((property) => property.name === "expanded")?.value.value);
+    const controls = nodes.filter(
+      (node) => !node.ignored && !["StaticText", "InlineTextBox"].includes(String(node.role?.value)),
+    );
+    const states = controls.map(
+      (node) => node.properties?.find((property) => property.name === "expanded")?.value.value,
+    );
     expect(states).toHaveLength(1);
     return states[0] as boolean | undefined;
   }
@@ -94,7 +105,9 @@ test.describe("phone-sized top bar", () => {
     await expect(mainNav(page).getByRole("link")).toHaveCount(0);
   });
 
-  test("Menu works by keyboard: Enter and Space open it, Tab walks the items, Escape closes it and focus returns to Menu", async ({ page }) => {
+  test("Menu works by keyboard: Enter and Space open it, Tab walks the items, Escape closes it and focus returns to Menu", async ({
+    page,
+  }) => {
     await gotoHydrated(page, "/faq");
     await menuButton(page).focus();
     await page.keyboard.press("Enter");
@@ -143,7 +156,9 @@ test.describe("phone-sized top bar", () => {
     await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
 
     await menuButton(page).click();
-    await mainNav(page).getByRole("link", { name: /^Community/ }).focus();
+    await mainNav(page)
+      .getByRole("link", { name: /^Community/ })
+      .focus();
     await page.keyboard.press("Tab");
     await expect(menuButton(page)).toHaveAttribute("aria-expanded", "false");
     await expect(mainNav(page).getByRole("link")).toHaveCount(0);
@@ -153,15 +168,21 @@ test.describe("phone-sized top bar", () => {
     await gotoHydrated(page, "/faq");
     await menuButton(page).click();
     await expect(mainNav(page).getByRole("link")).toHaveCount(7);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+      .analyze();
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
   });
 
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
     const menuToggle = (page: Page) => banner(page).getByText("Menu", { exact: true });
 
-    test("Menu opens and closes by keyboard, tells assistive technology its state, and its items navigate", async ({ page }) => {
+    test("Menu opens and closes by keyboard, tells assistive technology its state, and its items navigate", async ({
+      page,
+    }) => {
       await page.goto("/faq");
       await expect(mainNav(page).getByRole("link")).toHaveCount(0);
       expect(await expandedStateSeenByAssistiveTech(page, "Menu")).toBe(false);
@@ -190,8 +211,12 @@ test.describe("phone-sized top bar", () => {
     await banner(page).getByText("Menu", { exact: true }).click();
     await expect(mainNav(page).getByRole("link")).toHaveCount(7);
     expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+      .analyze();
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
   });
 });
 
@@ -200,7 +225,15 @@ test.describe("top bar from 640 px up", () => {
     test(`shows the row of seven links and no Menu at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 740 });
       await gotoHydrated(page, "/faq");
-      await expect(mainNav(page).getByRole("link")).toHaveText(["Home", "Products", "Status", "Reviews", "Reseller", "FAQ", /^Community/]);
+      await expect(mainNav(page).getByRole("link")).toHaveText([
+        "Home",
+        "Products",
+        "Status",
+        "Reviews",
+        "Reseller",
+        "FAQ",
+        /^Community/,
+      ]);
       await expect(page.getByRole("banner").getByRole("button", { name: "Menu" })).toBeHidden();
       const home = await mainNav(page).getByRole("link", { name: "Home" }).boundingBox();
       const faq = await mainNav(page).getByRole("link", { name: "FAQ" }).boundingBox();
@@ -226,7 +259,11 @@ async function recordFrames(page: Page) {
     (window as unknown as { visibleFrames: typeof frames }).visibleFrames = frames;
     const record = () => {
       const main = document.querySelector("main");
-      frames.push({ path: location.pathname, opacity: main ? Number(getComputedStyle(main).opacity) : null, scrollY: window.scrollY });
+      frames.push({
+        path: location.pathname,
+        opacity: main ? Number(getComputedStyle(main).opacity) : null,
+        scrollY: window.scrollY,
+      });
       requestAnimationFrame(record);
     };
     requestAnimationFrame(record);
@@ -254,11 +291,16 @@ const scrollYRightAfterClicking = (link: Locator) =>
     return window.scrollY;
   });
 
-const afterTwoFrames = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+const afterTwoFrames = (page: Page) =>
+  page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 const isBetween = (value: number | null, low: number, high: number) => value !== null && value > low && value < high;
 
 test.describe("page transitions and scrolling", () => {
-  test("fades the current page out before leaving, then shows the new page fully with focus still on the link used", async ({ page }) => {
+  test("fades the current page out before leaving, then shows the new page fully with focus still on the link used", async ({
+    page,
+  }) => {
     await page.clock.install();
     await page.goto("/faq");
     await waitForHydration(page);
@@ -304,7 +346,9 @@ test.describe("page transitions and scrolling", () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
-  test("#hash links scroll to their target, move focus there and update the hash without a reload", async ({ page }) => {
+  test("#hash links scroll to their target, move focus there and update the hash without a reload", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 600 });
     await page.goto("/docs?product=vault");
     await page.evaluate(() => {
@@ -337,7 +381,9 @@ test.describe("page transitions and scrolling", () => {
     const link = page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "App Crashing" });
     // A smooth scroll starts on the next frame: right after the click the page has not moved yet.
     expect(await scrollYRightAfterClicking(link)).toBe(0);
-    await expect(page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) })).toBeInViewport();
+    await expect(
+      page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) }),
+    ).toBeInViewport();
   });
 
   test("with prefers-reduced-motion pages switch without a fade and scrolling jumps", async ({ page }) => {
@@ -361,7 +407,9 @@ test.describe("page transitions and scrolling", () => {
     await gotoHydrated(page, "/docs?product=vault");
     const link = page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "App Crashing" });
     expect(await scrollYRightAfterClicking(link)).toBeGreaterThan(0);
-    await expect(page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) })).toBeInViewport();
+    await expect(
+      page.getByRole("article").filter({ has: page.getByRole("heading", { name: "App Crashing" }) }),
+    ).toBeInViewport();
   });
 });
 
@@ -373,15 +421,32 @@ test.describe("footer", () => {
 
     const products = column("Products").getByRole("link");
     await expect(products).toHaveText(["Utilities", "Creator Tools", "All products"]);
-    expect(await products.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).toEqual(["/products?category=utilities", "/products?category=creator", "/products"]);
+    expect(await products.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).toEqual([
+      "/products?category=utilities",
+      "/products?category=creator",
+      "/products",
+    ]);
 
     const support = column("Support").getByRole("link");
     await expect(support).toHaveText(["FAQ", /^Community/, "Status", "Reviews"]);
-    expect(await support.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).toEqual(["/faq", COMMUNITY_URL, "/status", "/reviews"]);
-    await expect(column("Support").getByRole("link", { name: /^Community/ })).toHaveAttribute("rel", "noopener noreferrer");
+    expect(await support.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).toEqual([
+      "/faq",
+      COMMUNITY_URL,
+      "/status",
+      "/reviews",
+    ]);
+    await expect(column("Support").getByRole("link", { name: /^Community/ })).toHaveAttribute(
+      "rel",
+      "noopener noreferrer",
+    );
 
     const legal = column("Legal").getByRole("link");
-    expect((await legal.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).sort()).toEqual(["/dmca", "/privacy", "/refund", "/terms"]);
+    expect((await legal.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).sort()).toEqual([
+      "/dmca",
+      "/privacy",
+      "/refund",
+      "/terms",
+    ]);
 
     await expect(footer.getByText(`© ${new Date().getFullYear()} Kestrel Software`)).toBeVisible();
   });
@@ -407,6 +472,8 @@ test.describe("chat button slot", () => {
     await expect(button).toBeVisible();
     const box = await button.boundingBox();
     const viewport = page.viewportSize();
-    expect(box && viewport && box.x + box.width > viewport.width - 40 && box.y + box.height > viewport.height - 40).toBe(true);
+    expect(
+      box && viewport && box.x + box.width > viewport.width - 40 && box.y + box.height > viewport.height - 40,
+    ).toBe(true);
   });
 });

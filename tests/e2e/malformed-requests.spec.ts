@@ -3,7 +3,10 @@ import { expect, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
 
 /** Sends `head` (request line and headers, no blank line) as written, on its own connection; the status line and headers back. */
-function rawRequest(port: number, head: string): Promise<{ status: number; headers: Record<string, string>; headerLines: string[]; body: string }> {
+function rawRequest(
+  port: number,
+  head: string,
+): Promise<{ status: number; headers: Record<string, string>; headerLines: string[]; body: string }> {
   return new Promise((resolve, reject) => {
     let answer = "";
     const socket = net.connect(port, "127.0.0.1", () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
@@ -13,7 +16,12 @@ function rawRequest(port: number, head: string): Promise<{ status: number; heade
     socket.on("end", () => {
       const [top = "", body = ""] = answer.split("\r\n\r\n", 2);
       const [statusLine = "", ...headerLines] = top.split("\r\n");
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(":")).toLowerCase(),
+          line.slice(line.indexOf(":") + 1).trim(),
+        ]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1]), headers, headerLines, body });
     });
   });
@@ -27,10 +35,22 @@ const CASES = [
   { name: "a Host of %", head: "GET /products HTTP/1.1\r\nHost: %", status: 400 },
   { name: "a Host of <script>", head: "GET /products HTTP/1.1\r\nHost: <script>", status: 400 },
   { name: "a bad Host on an API", head: "GET /api/status HTTP/1.1\r\nHost: a b", status: 400 },
-  { name: "an X-Forwarded-Proto with a space", head: "GET /faq HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: a b", status: 400 },
-  { name: "an X-Forwarded-Host with a space", head: "GET /faq HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Host: a b", status: 400 },
+  {
+    name: "an X-Forwarded-Proto with a space",
+    head: "GET /faq HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: a b",
+    status: 400,
+  },
+  {
+    name: "an X-Forwarded-Host with a space",
+    head: "GET /faq HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Host: a b",
+    status: 400,
+  },
   { name: "a path that does not decode", head: "GET /product/%E0%A4%A HTTP/1.1\r\nHost: localhost", status: 400 },
-  { name: "an API path that does not decode", head: "GET /api/orders/%E0%A4%A HTTP/1.1\r\nHost: localhost", status: 400 },
+  {
+    name: "an API path that does not decode",
+    head: "GET /api/orders/%E0%A4%A HTTP/1.1\r\nHost: localhost",
+    status: 400,
+  },
   { name: "DELETE on a page without an action", head: "DELETE /faq HTTP/1.1\r\nHost: localhost", status: 405 },
 ];
 
@@ -62,7 +82,10 @@ test.describe("requests no handler can read", () => {
   test("are logged as one JSON line each, with no stack trace on stdout or stderr", async () => {
     for (const { head } of CASES) await rawRequest(server.port, head);
     await expect.poll(() => server.logs()).toContain("page request refused");
-    const lines = server.logs().split("\n").filter((line) => line.trim() !== "");
+    const lines = server
+      .logs()
+      .split("\n")
+      .filter((line) => line.trim() !== "");
     const notJson = lines.filter((line) => {
       try {
         return typeof JSON.parse(line) !== "object";
@@ -71,10 +94,18 @@ test.describe("requests no handler can read", () => {
       }
     });
     expect(notJson).toEqual([]);
-    const refusals = lines.map((line) => JSON.parse(line) as { msg?: string; status?: number; reason?: string }).filter((entry) => entry.msg === "request refused" || entry.msg === "page request refused");
+    const refusals = lines
+      .map((line) => JSON.parse(line) as { msg?: string; status?: number; reason?: string })
+      .filter((entry) => entry.msg === "request refused" || entry.msg === "page request refused");
     expect(refusals.map((entry) => entry.status)).toEqual(expect.arrayContaining([400, 405]));
     // React Router's own explanation of a 405 is logged, not just its status text.
-    expect(refusals).toContainEqual(expect.objectContaining({ msg: "page request refused", status: 405, reason: expect.stringMatching(/^You made a DELETE request to "\/faq" but did not provide an `action`/) }));
+    expect(refusals).toContainEqual(
+      expect.objectContaining({
+        msg: "page request refused",
+        status: 405,
+        reason: expect.stringMatching(/^You made a DELETE request to "\/faq" but did not provide an `action`/),
+      }),
+    );
   });
 });
 
@@ -90,7 +121,10 @@ test.describe("page headers", () => {
   test("carry one X-Frame-Options whichever way the page was rendered", async () => {
     for (const path of ["/faq", "/faq", "/product/999999", "/purchase/success", "/demo-checkout/none", "/faq.data"]) {
       const answer = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: localhost`);
-      expect(answer.headerLines.filter((line) => /^x-frame-options:/i.test(line)), path).toHaveLength(1);
+      expect(
+        answer.headerLines.filter((line) => /^x-frame-options:/i.test(line)),
+        path,
+      ).toHaveLength(1);
     }
   });
 });

@@ -15,7 +15,15 @@ const root = path.resolve(import.meta.dirname, "../..");
 async function runServerUntilExit(env: Record<string, string>, limitMs = 20_000) {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", DATA_DIR: makeDataDir(), LOG_LEVEL: "info", NODE_NO_WARNINGS: "1", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      DATA_DIR: makeDataDir(),
+      LOG_LEVEL: "info",
+      NODE_NO_WARNINGS: "1",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -40,7 +48,9 @@ test.describe("starting on an address it cannot listen on", () => {
   test("a second shop on a port in use exits non-zero with one line saying so, and never says it is ready", async () => {
     const second = await runServerUntilExit({ PORT: String(first.port) });
     expect(second.code, `${second.stdout}${second.stderr}`).toBe(1);
-    expect(second.stderr.trim().split("\n")).toEqual([`Port ${first.port} is already in use (set PORT to another port)`]);
+    expect(second.stderr.trim().split("\n")).toEqual([
+      `Port ${first.port} is already in use (set PORT to another port)`,
+    ]);
     expect(`${second.stdout}${second.stderr}`).not.toMatch(/listening|storefront ready/i);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
   });
@@ -48,14 +58,18 @@ test.describe("starting on an address it cannot listen on", () => {
   test("a METRICS_PORT in use exits non-zero with one line saying so", async () => {
     const run = await runServerUntilExit({ PORT: String(await freePort()), METRICS_PORT: String(first.port) });
     expect(run.code, `${run.stdout}${run.stderr}`).toBe(1);
-    expect(run.stderr.trim().split("\n")).toEqual([`Metrics port ${first.port} is already in use (set METRICS_PORT to another port)`]);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      `Metrics port ${first.port} is already in use (set METRICS_PORT to another port)`,
+    ]);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/listening|storefront ready/i);
   });
 
   test("a HOST that is not an address of this machine exits non-zero with one line naming it", async () => {
     const run = await runServerUntilExit({ PORT: String(await freePort()), HOST: "192.0.2.1" });
     expect(run.code, `${run.stdout}${run.stderr}`).toBe(1);
-    expect(run.stderr.trim().split("\n")).toEqual(["HOST 192.0.2.1 is not an address of this machine (set HOST to one of its addresses, or 0.0.0.0 for all)"]);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      "HOST 192.0.2.1 is not an address of this machine (set HOST to one of its addresses, or 0.0.0.0 for all)",
+    ]);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/listening|storefront ready/i);
   });
 });
@@ -69,7 +83,11 @@ async function startHeldShop() {
   const shop = http.createServer((req, res) => {
     req.resume();
     arrived();
-    void released.then(() => res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ url: `${url}/checkout/inv_held`, invoice_id: "inv_held" })));
+    void released.then(() =>
+      res
+        .writeHead(200, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ url: `${url}/checkout/inv_held`, invoice_id: "inv_held" })),
+    );
   });
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
@@ -78,7 +96,9 @@ async function startHeldShop() {
 
 test("on SIGTERM /readyz answers 503 at once, a request in flight still completes, and the process exits 0", async () => {
   const shop = await startHeldShop();
-  const server = await startAppServer({ env: { CHECKOUT_PROVIDER: "sellauth", SHOP_API_BASE: shop.url, SHOP_CHECKOUT_ORIGIN: shop.url, LOG_LEVEL: "info" } });
+  const server = await startAppServer({
+    env: { CHECKOUT_PROVIDER: "sellauth", SHOP_API_BASE: shop.url, SHOP_CHECKOUT_ORIGIN: shop.url, LOG_LEVEL: "info" },
+  });
   try {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     const exit = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
@@ -126,7 +146,11 @@ test("on SIGTERM a support request being posted to the chat channel is finished,
     expect(receiver.requests[0]?.answeredAt).toBeDefined();
     const handle = openDatabase({ dataDir });
     try {
-      const row = await handle.db.selectFrom("support_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom("support_requests")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ delivery_status: "delivered", attempts: 1, claimed_by: null, claimed_until: null });
     } finally {
       await handle.close();
@@ -139,9 +163,16 @@ test("on SIGTERM a support request being posted to the chat channel is finished,
 
 test("rate limits key on X-Forwarded-For only when it comes from a proxy TRUST_PROXY trusts", async () => {
   // 127.0.0.1 (this test) is one trusted hop for the first server, and outside 10.0.0.0/8 for the second.
-  const [trusting, distrusting] = await Promise.all([startAppServer({ env: { TRUST_PROXY: "1" } }), startAppServer({ env: { TRUST_PROXY: "10.0.0.0/8" } })]);
+  const [trusting, distrusting] = await Promise.all([
+    startAppServer({ env: { TRUST_PROXY: "1" } }),
+    startAppServer({ env: { TRUST_PROXY: "10.0.0.0/8" } }),
+  ]);
   const checkout = (server: AppServer, forwardedFor: string) =>
-    fetch(`${server.url}/api/checkout`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": forwardedFor }, body: "{}" });
+    fetch(`${server.url}/api/checkout`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": forwardedFor },
+      body: "{}",
+    });
   try {
     for (let i = 0; i < 10; i++) {
       // The client may prepend anything; one trusted hop means only the address our proxy appended counts.
@@ -174,7 +205,13 @@ function listeningSockets(pid: number): Array<{ address: string; port: number }>
       .filter((columns) => columns[3] === "0A" && inodes.has(columns[9] ?? ""))
       .map((columns) => {
         const [hexAddress = "", hexPort = ""] = (columns[1] ?? "").split(":");
-        const address = hexAddress.length === 8 ? (hexAddress.match(/../g) ?? []).reverse().map((byte) => Number.parseInt(byte, 16)).join(".") : "ipv6";
+        const address =
+          hexAddress.length === 8
+            ? (hexAddress.match(/../g) ?? [])
+                .reverse()
+                .map((byte) => Number.parseInt(byte, 16))
+                .join(".")
+            : "ipv6";
         return { address, port: Number.parseInt(hexPort, 16) };
       }),
   );
@@ -185,8 +222,20 @@ test.describe("metrics", () => {
     const metricsPort = await freePort();
     const server = await startAppServer({ env: { METRICS_PORT: String(metricsPort) } });
     try {
-      expect((await fetch(`${server.url}/api/checkout`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status).toBe(400);
-      const unsigned = await fetch(`${server.url}/api/shop/notifications`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"event":"x","data":{"invoice_id":"1"}}' });
+      expect(
+        (
+          await fetch(`${server.url}/api/checkout`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: "{}",
+          })
+        ).status,
+      ).toBe(400);
+      const unsigned = await fetch(`${server.url}/api/shop/notifications`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: '{"event":"x","data":{"invoice_id":"1"}}',
+      });
       expect(unsigned.status).toBe(401);
       expect((await fetch(`${server.url}/`)).status).toBe(200);
 
@@ -201,8 +250,18 @@ test.describe("metrics", () => {
       expect(text).toContain('kestrel_http_requests_total{route="/api/checkout",method="POST",status="400"} 1');
       expect(text).toMatch(/kestrel_http_request_duration_seconds_count\{route="routes\/home",method="GET"\} 1/);
       // The outbox depth is read from the database at each scrape, every status present.
-      for (const status of ["pending", "delivered", "failed", "no_channel"]) expect(text).toContain(`kestrel_support_outbox_requests{status="${status}"} 0`);
-      for (const name of ["kestrel_http_requests_total", "kestrel_http_request_duration_seconds", "kestrel_render_cache_lookups_total", "kestrel_support_delivery_attempts_total", "kestrel_support_channel_pauses_total", "kestrel_reviews_refresh_total", "process_cpu_user_seconds_total", "nodejs_heap_size_used_bytes"]) {
+      for (const status of ["pending", "delivered", "failed", "no_channel"])
+        expect(text).toContain(`kestrel_support_outbox_requests{status="${status}"} 0`);
+      for (const name of [
+        "kestrel_http_requests_total",
+        "kestrel_http_request_duration_seconds",
+        "kestrel_render_cache_lookups_total",
+        "kestrel_support_delivery_attempts_total",
+        "kestrel_support_channel_pauses_total",
+        "kestrel_reviews_refresh_total",
+        "process_cpu_user_seconds_total",
+        "nodejs_heap_size_used_bytes",
+      ]) {
         expect(text).toContain(`# TYPE ${name} `);
       }
 

@@ -40,7 +40,12 @@ test.describe("each page's own stylesheet", () => {
       await page.evaluate(
         (href) =>
           new Promise<void>((resolve, reject) => {
-            const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: `${href}?complete`, onload: resolve, onerror: reject });
+            const link = Object.assign(document.createElement("link"), {
+              rel: "stylesheet",
+              href: `${href}?complete`,
+              onload: resolve,
+              onerror: reject,
+            });
             document.head.append(link);
           }),
         await page.locator("style[data-whole-stylesheet]").getAttribute("data-whole-stylesheet"),
@@ -55,7 +60,9 @@ test.describe("each page's own stylesheet", () => {
     });
   }
 
-  test("the whole stylesheet has arrived before the framework is requested, so what the client renders is styled", async ({ page }) => {
+  test("the whole stylesheet has arrived before the framework is requested, so what the client renders is styled", async ({
+    page,
+  }) => {
     await page.goto("/faq");
     await waitForHydration(page);
     const order = await page.evaluate(() => {
@@ -70,7 +77,9 @@ test.describe("each page's own stylesheet", () => {
     await page.getByRole("button", { name: "Open support chat" }).click();
     const panel = page.getByRole("dialog", { name: "Support Chat" });
     await expect(panel).toBeVisible();
-    expect(await page.evaluate(() => document.getElementById("site-css")?.textContent?.includes("h-\\[500px\\]"))).toBe(false);
+    expect(await page.evaluate(() => document.getElementById("site-css")?.textContent?.includes("h-\\[500px\\]"))).toBe(
+      false,
+    );
     expect(await panel.evaluate((element) => getComputedStyle(element).height)).toBe("500px");
   });
 });

@@ -7,24 +7,77 @@ import { type AppServer, startAppServer } from "../support/app-server";
 const COMMUNITY_URL = "https://chat.example.com/kestrel";
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole("heading", { level: 1, name });
 
 test.describe("every content page renders its key texts, title and canonical link", () => {
   const pages: Array<{ path: string; heading: string; title: RegExp; texts: string[] }> = [
-    { path: "/faq", heading: "Frequently Asked Questions", title: /^FAQ \| Kestrel Software$/, texts: ["Can I use one licence on more than one device?", "Can I get a refund?", "Which payment methods do you accept?"] },
-    { path: "/docs", heading: "Documentation", title: /Docs \| Kestrel Software$/, texts: ["Kestrel Vault troubleshooting", "Activation Failed", "Additional resources"] },
-    { path: "/downloads", heading: "Downloads", title: /^Downloads \| Kestrel Software$/, texts: ["Kestrel Vault", "Requirements", "What's new"] },
-    { path: "/reseller", heading: "Reseller Program", title: /^Reseller Program \| Kestrel Software$/, texts: ["Reseller Starter", "Reseller Pro", "Single Key Purchase", "Bulk Key Purchase"] },
-    { path: "/status", heading: "System Status", title: /^System Status \| Kestrel Software$/, texts: ["Last Refreshed:", "Kestrel Vault", "Legend"] },
+    {
+      path: "/faq",
+      heading: "Frequently Asked Questions",
+      title: /^FAQ \| Kestrel Software$/,
+      texts: [
+        "Can I use one licence on more than one device?",
+        "Can I get a refund?",
+        "Which payment methods do you accept?",
+      ],
+    },
+    {
+      path: "/docs",
+      heading: "Documentation",
+      title: /Docs \| Kestrel Software$/,
+      texts: ["Kestrel Vault troubleshooting", "Activation Failed", "Additional resources"],
+    },
+    {
+      path: "/downloads",
+      heading: "Downloads",
+      title: /^Downloads \| Kestrel Software$/,
+      texts: ["Kestrel Vault", "Requirements", "What's new"],
+    },
+    {
+      path: "/reseller",
+      heading: "Reseller Program",
+      title: /^Reseller Program \| Kestrel Software$/,
+      texts: ["Reseller Starter", "Reseller Pro", "Single Key Purchase", "Bulk Key Purchase"],
+    },
+    {
+      path: "/status",
+      heading: "System Status",
+      title: /^System Status \| Kestrel Software$/,
+      texts: ["Last Refreshed:", "Kestrel Vault", "Legend"],
+    },
     { path: "/reviews", heading: "Customer Reviews", title: /^Customer Reviews \| Kestrel Software$/, texts: [] },
-    { path: "/terms", heading: "Terms of Service", title: /^Terms of Service \| Kestrel Software$/, texts: ["Last updated:", "One licence is valid for one device at a time."] },
-    { path: "/privacy", heading: "Privacy Policy", title: /^Privacy Policy \| Kestrel Software$/, texts: ["Last updated:", "Data we collect"] },
-    { path: "/refund", heading: "Refund Policy", title: /^Refund Policy \| Kestrel Software$/, texts: ["Last updated:", "The 24-hour window"] },
-    { path: "/dmca", heading: "DMCA Policy", title: /^DMCA Policy \| Kestrel Software$/, texts: ["Last updated:", "Counter-notices"] },
+    {
+      path: "/terms",
+      heading: "Terms of Service",
+      title: /^Terms of Service \| Kestrel Software$/,
+      texts: ["Last updated:", "One licence is valid for one device at a time."],
+    },
+    {
+      path: "/privacy",
+      heading: "Privacy Policy",
+      title: /^Privacy Policy \| Kestrel Software$/,
+      texts: ["Last updated:", "Data we collect"],
+    },
+    {
+      path: "/refund",
+      heading: "Refund Policy",
+      title: /^Refund Policy \| Kestrel Software$/,
+      texts: ["Last updated:", "The 24-hour window"],
+    },
+    {
+      path: "/dmca",
+      heading: "DMCA Policy",
+      title: /^DMCA Policy \| Kestrel Software$/,
+      texts: ["Last updated:", "Counter-notices"],
+    },
   ];
   for (const { path: route, heading, title, texts } of pages) {
     test(`${route} shows "${heading}"`, async ({ page, baseURL }) => {
@@ -34,7 +87,10 @@ test.describe("every content page renders its key texts, title and canonical lin
       for (const text of texts) await expect(page.getByText(text, { exact: false }).first()).toBeVisible();
       await expect(page).toHaveTitle(title);
       await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{20,}/);
-      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`^${baseURL}${route.replace("?", "\\?")}`));
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+        "href",
+        new RegExp(`^${baseURL}${route.replace("?", "\\?")}`),
+      );
     });
   }
 });
@@ -47,9 +103,13 @@ test.describe("FAQ", () => {
     await page.getByText("Can I use one licence on more than one device?").click();
     await expect(page.getByText("Each licence key is valid for one device at a time.")).toBeVisible();
     await page.getByText("Can I get a refund?").click();
-    await expect(page.getByText("Refunds are only issued if our support team cannot resolve your issue.")).toBeVisible();
+    await expect(
+      page.getByText("Refunds are only issued if our support team cannot resolve your issue."),
+    ).toBeVisible();
     await page.getByText("Which payment methods do you accept?").click();
-    await expect(page.getByText("You can pay with crypto, cards and other methods through our hosted shop checkout.")).toBeVisible();
+    await expect(
+      page.getByText("You can pay with crypto, cards and other methods through our hosted shop checkout."),
+    ).toBeVisible();
   });
 
   test("keeps one item open at a time", async ({ page }) => {
@@ -87,10 +147,14 @@ test.describe("FAQ", () => {
     test("still keeps one item open at a time", async ({ page }) => {
       await page.goto("/faq");
       await page.getByText("Can I get a refund?").click();
-      await expect(page.getByText("Refunds are only issued if our support team cannot resolve your issue.")).toBeVisible();
+      await expect(
+        page.getByText("Refunds are only issued if our support team cannot resolve your issue."),
+      ).toBeVisible();
       await page.getByText("Which payment methods do you accept?").click();
       await expect(page.locator("details[name=faq][open]")).toHaveCount(1);
-      await expect(page.getByText("Refunds are only issued if our support team cannot resolve your issue.")).toBeHidden();
+      await expect(
+        page.getByText("Refunds are only issued if our support team cannot resolve your issue."),
+      ).toBeHidden();
     });
   });
 });
@@ -101,10 +165,21 @@ test.describe("docs", () => {
 
   test("offers every product and shows Kestrel Vault's three entries first", async ({ page }) => {
     await page.goto("/docs");
-    await expect(selector(page).getByRole("link")).toHaveText(["Kestrel Vault", "Kestrel Sandbox", "Kestrel Capture", "Kestrel Capture Ultimate", "Kestrel Studio", "Preset Packs"]);
+    await expect(selector(page).getByRole("link")).toHaveText([
+      "Kestrel Vault",
+      "Kestrel Sandbox",
+      "Kestrel Capture",
+      "Kestrel Capture Ultimate",
+      "Kestrel Studio",
+      "Preset Packs",
+    ]);
     await expect(selector(page).getByRole("link", { name: "Kestrel Vault" })).toHaveAttribute("aria-current", "page");
     await expect(entries(page)).toHaveCount(3);
-    await expect(entries(page).getByRole("heading", { level: 3 })).toHaveText(["Activation Failed", "Features Not Working", "App Crashing"]);
+    await expect(entries(page).getByRole("heading", { level: 3 })).toHaveText([
+      "Activation Failed",
+      "Features Not Working",
+      "App Crashing",
+    ]);
     const activation = entries(page).first();
     await expect(activation.getByText("error", { exact: true })).toBeVisible();
     await expect(activation.getByText(/Run as administrator/)).toBeVisible();
@@ -117,11 +192,17 @@ test.describe("docs", () => {
     await expect(page).toHaveURL(/\/docs\?product=capture$/);
     await expect(page.getByRole("heading", { name: "Kestrel Capture troubleshooting" })).toBeVisible();
     await expect(entries(page)).toHaveCount(2);
-    await expect(selector(page).getByRole("link", { name: "Kestrel Capture", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(selector(page).getByRole("link", { name: "Kestrel Capture", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await selector(page).getByRole("link", { name: "Preset Packs" }).click();
     await expect(page).toHaveURL(/\/docs\?product=preset-packs$/);
     await expect(entries(page)).toHaveCount(2);
-    await expect(entries(page).getByRole("heading", { level: 3 })).toHaveText(["Pack Will Not Import", "Custom Pack Not Received"]);
+    await expect(entries(page).getByRole("heading", { level: 3 })).toHaveText([
+      "Pack Will Not Import",
+      "Custom Pack Not Received",
+    ]);
     await expect(entries(page).first().getByText("error", { exact: true })).toBeVisible();
     await expect(entries(page).nth(1).getByText("warning", { exact: true })).toBeVisible();
   });
@@ -138,7 +219,8 @@ test.describe("docs", () => {
     for (const [product, types] of Object.entries(expected)) {
       await page.goto(`/docs?product=${product}`);
       await expect(entries(page), product).toHaveCount(types.length);
-      for (const [i, type] of types.entries()) await expect(entries(page).nth(i).getByText(type, { exact: true }), `${product} entry ${i + 1}`).toBeVisible();
+      for (const [i, type] of types.entries())
+        await expect(entries(page).nth(i).getByText(type, { exact: true }), `${product} entry ${i + 1}`).toBeVisible();
     }
   });
 
@@ -167,9 +249,17 @@ test.describe("downloads", () => {
     await page.goto("/downloads");
     const cards = page.getByRole("main").getByRole("article");
     await expect(cards).toHaveCount(6);
-    await expect(cards.getByRole("heading", { level: 2 })).toHaveText(["Kestrel Vault", "Kestrel Sandbox", "Kestrel Capture", "Kestrel Capture Ultimate", "Kestrel Studio", "Preset Packs"]);
+    await expect(cards.getByRole("heading", { level: 2 })).toHaveText([
+      "Kestrel Vault",
+      "Kestrel Sandbox",
+      "Kestrel Capture",
+      "Kestrel Capture Ultimate",
+      "Kestrel Studio",
+      "Preset Packs",
+    ]);
     await expect(cards.first().getByText("Version 3.4.2")).toBeVisible();
-    for (const status of ["stable", "beta", "new"]) await expect(page.getByText(status, { exact: true }).first()).toBeVisible();
+    for (const status of ["stable", "beta", "new"])
+      await expect(page.getByText(status, { exact: true }).first()).toBeVisible();
     await expect(page.getByRole("button", { name: /^Download / })).toHaveCount(6);
   });
 
@@ -181,7 +271,9 @@ test.describe("downloads", () => {
       void dialog.accept();
     });
     await page.getByRole("button", { name: /^Download Kestrel Studio/ }).click();
-    await expect.poll(() => alerts).toEqual([{ type: "alert", message: "Download would start here. Please purchase the product first." }]);
+    await expect
+      .poll(() => alerts)
+      .toEqual([{ type: "alert", message: "Download would start here. Please purchase the product first." }]);
   });
 });
 
@@ -204,7 +296,11 @@ test.describe("reseller", () => {
   });
 
   test("Get Started opens the community link in a new tab", async ({ page }) => {
-    await page.context().route(`${COMMUNITY_URL}**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Community</title>" }));
+    await page
+      .context()
+      .route(`${COMMUNITY_URL}**`, (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: "<title>Community</title>" }),
+      );
     await page.goto("/reseller");
     const getStarted = page.getByRole("link", { name: /^Get Started with Reseller Pro/ });
     await expect(getStarted).toHaveAttribute("rel", "noopener noreferrer");
@@ -229,7 +325,10 @@ test.describe("purchase success", () => {
 test.describe("status", () => {
   test("shows summary cards, one row per entry and the legend", async ({ page }) => {
     await page.goto("/status");
-    const card = (label: string) => page.getByRole("definition").filter({ has: page.locator(`xpath=preceding-sibling::dt[normalize-space()="${label}"]`) });
+    const card = (label: string) =>
+      page
+        .getByRole("definition")
+        .filter({ has: page.locator(`xpath=preceding-sibling::dt[normalize-space()="${label}"]`) });
     await expect(card("Products")).toHaveText("5");
     // Computed from the demo history (content/status-history.demo.json), not typed.
     await expect(card("Average Uptime")).toHaveText("99.66%");
@@ -240,7 +339,8 @@ test.describe("status", () => {
     await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText("operational");
     await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText("99.90%");
     const legend = page.getByRole("region", { name: "Legend" });
-    for (const label of ["Operational", "Maintenance", "Outage", "Unknown"]) await expect(legend.getByText(label, { exact: true })).toBeVisible();
+    for (const label of ["Operational", "Maintenance", "Outage", "Unknown"])
+      await expect(legend.getByText(label, { exact: true })).toBeVisible();
   });
 
   test("hides the incidents list when there are no incidents", async ({ page }) => {
@@ -273,9 +373,19 @@ test.describe("status", () => {
     expect(response.status()).toBe(200);
     expect(response.headers()["cache-control"]).toBe("public, max-age=30");
     const body = await response.json();
-    expect(body.summary).toEqual({ products: 5, averageUptime: "99.66", activeUsers: "2700+", licenseServers: "ONLINE" });
+    expect(body.summary).toEqual({
+      products: 5,
+      averageUptime: "99.66",
+      activeUsers: "2700+",
+      licenseServers: "ONLINE",
+    });
     expect(body.entries).toHaveLength(5);
-    expect(body.entries[0]).toMatchObject({ name: "Kestrel Vault", status: "operational", uptime: "99.90", days: expect.stringMatching(/^[omx-]{90}$/) });
+    expect(body.entries[0]).toMatchObject({
+      name: "Kestrel Vault",
+      status: "operational",
+      uptime: "99.90",
+      days: expect.stringMatching(/^[omx-]{90}$/),
+    });
     expect(body.incidents).toEqual([]);
     expect(body.recentIncidents).toHaveLength(3);
   });
@@ -288,8 +398,17 @@ test.describe("status with an open incident", () => {
     server = await startAppServer();
     // The operator CLI writes to the same table; writing it directly keeps this spec independent of the CLI.
     const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
-    db.prepare("INSERT INTO incidents (title, body, started_at, resolved_at) VALUES (?, ?, ?, NULL)").run("Licence server delays", "Activations may take a few minutes.", new Date().toISOString());
-    db.prepare("INSERT INTO incidents (title, body, started_at, resolved_at) VALUES (?, ?, ?, ?)").run("Old resolved incident", "Fixed.", "2026-01-01T00:00:00.000Z", "2026-01-01T01:00:00.000Z");
+    db.prepare("INSERT INTO incidents (title, body, started_at, resolved_at) VALUES (?, ?, ?, NULL)").run(
+      "Licence server delays",
+      "Activations may take a few minutes.",
+      new Date().toISOString(),
+    );
+    db.prepare("INSERT INTO incidents (title, body, started_at, resolved_at) VALUES (?, ?, ?, ?)").run(
+      "Old resolved incident",
+      "Fixed.",
+      "2026-01-01T00:00:00.000Z",
+      "2026-01-01T01:00:00.000Z",
+    );
     db.close();
   });
 
@@ -318,12 +437,27 @@ test.describe("not found", () => {
   });
 
   test("unknown routes answer HTTP 404 to plain requests", async ({ request }) => {
-    for (const route of ["/this-page-does-not-exist", "/docs/extra", "/terms/old"]) expect((await request.get(route)).status(), route).toBe(404);
+    for (const route of ["/this-page-does-not-exist", "/docs/extra", "/terms/old"])
+      expect((await request.get(route)).status(), route).toBe(404);
   });
 });
 
 test.describe("accessibility (axe-core)", () => {
-  for (const route of ["/faq", "/docs", "/docs?product=capture", "/downloads", "/status", "/reseller", "/terms", "/privacy", "/refund", "/dmca", "/reviews", "/purchase/success", "/no/such/page"]) {
+  for (const route of [
+    "/faq",
+    "/docs",
+    "/docs?product=capture",
+    "/downloads",
+    "/status",
+    "/reseller",
+    "/terms",
+    "/privacy",
+    "/refund",
+    "/dmca",
+    "/reviews",
+    "/purchase/success",
+    "/no/such/page",
+  ]) {
     test(`finds no violations on ${route}`, async ({ page }) => {
       await page.goto(route);
       await page.waitForLoadState("networkidle");

@@ -29,7 +29,10 @@ test.beforeAll(async () => {
   failingPage = await startVouchPageFake({ kind: "status", status: 500 });
   emptyPage = await startVouchPageFake({ kind: "empty" });
   slowPage = await startVouchPageFake({ kind: "slow", delayMs: 8_000, html: vouchFixture("vouch-page") });
-  noVouchesPage = await startVouchPageFake({ kind: "html", html: "<!doctype html><html><body><p>No vouches yet</p></body></html>" });
+  noVouchesPage = await startVouchPageFake({
+    kind: "html",
+    html: "<!doctype html><html><body><p>No vouches yet</p></body></html>",
+  });
   [live, failing] = await Promise.all([
     startAppServer({ env: { REVIEWS_SOURCE_URL: hostilePage.url, REVIEWS_PRODUCT_SOURCE_URL: fixturePage.url } }),
     startAppServer({ env: { REVIEWS_SOURCE_URL: failingPage.url, REVIEWS_PRODUCT_SOURCE_URL: emptyPage.url } }),
@@ -67,11 +70,15 @@ test.describe("product page Reviews section", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("rates nothing in the product JSON-LD from vouches: only the shop's verified feedback does (shop-catalogue.spec.ts)", async ({ page }) => {
+  test("rates nothing in the product JSON-LD from vouches: only the shop's verified feedback does (shop-catalogue.spec.ts)", async ({
+    page,
+  }) => {
     await page.goto(`${live.url}${PRODUCT_PATH}`);
     await expect(page.getByRole("region", { name: "Reviews" }).getByText("@alice_b")).toBeVisible();
     const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
-    const product = blocks.flatMap((text) => [JSON.parse(text)].flat()).find((data: { "@type"?: string }) => data["@type"] === "Product");
+    const product = blocks
+      .flatMap((text) => [JSON.parse(text)].flat())
+      .find((data: { "@type"?: string }) => data["@type"] === "Product");
     expect(product?.name).toBe("Kestrel Vault");
     expect(product?.aggregateRating).toBeUndefined();
   });
@@ -82,7 +89,9 @@ test.describe("product page Reviews section", () => {
   });
 
   test('says "Loading reviews..." while the first fetch runs, then shows the reviews', async ({ page }) => {
-    slow = await startAppServer({ env: { REVIEWS_SOURCE_URL: emptyPage.url, REVIEWS_PRODUCT_SOURCE_URL: slowPage.url } });
+    slow = await startAppServer({
+      env: { REVIEWS_SOURCE_URL: emptyPage.url, REVIEWS_PRODUCT_SOURCE_URL: slowPage.url },
+    });
     await page.goto(`${slow.url}${PRODUCT_PATH}`);
     const section = page.getByRole("region", { name: "Reviews" });
     await expect(section.getByText("Loading reviews...")).toBeVisible();
@@ -122,7 +131,9 @@ test.describe("/reviews page", () => {
     expect(dialogs).toEqual([]);
   });
 
-  test('falls back to the sample reviews with "Failed to fetch vouches" when the vouch page answers non-OK', async ({ page }) => {
+  test('falls back to the sample reviews with "Failed to fetch vouches" when the vouch page answers non-OK', async ({
+    page,
+  }) => {
     await page.goto(`${failing.url}/reviews`);
     await expect(page.getByText("Failed to load vouches. Using sample data.")).toBeVisible();
     await expect(page.getByText("Failed to fetch vouches", { exact: true })).toBeVisible();
@@ -132,7 +143,9 @@ test.describe("/reviews page", () => {
   });
 
   test('falls back with "No content received from API" when the vouch page body is empty', async ({ page }) => {
-    slow ??= await startAppServer({ env: { REVIEWS_SOURCE_URL: emptyPage.url, REVIEWS_PRODUCT_SOURCE_URL: slowPage.url } });
+    slow ??= await startAppServer({
+      env: { REVIEWS_SOURCE_URL: emptyPage.url, REVIEWS_PRODUCT_SOURCE_URL: slowPage.url },
+    });
     await page.goto(`${slow.url}/reviews`);
     await expect(page.getByText("Failed to load vouches. Using sample data.")).toBeVisible();
     await expect(page.getByText("No content received from API", { exact: true })).toBeVisible();
@@ -146,7 +159,22 @@ test.describe("/reviews page", () => {
     });
     await page.route("**/api/reviews?source=page", async (route) => {
       await held;
-      await route.fulfill({ json: { reviews: [{ id: "r1", user: "late", avatar: "/images/avatar-default.svg", comment: "Arrived late", rating: 4, date: "2026-11-20" }], fetchedAt: null, stale: false } });
+      await route.fulfill({
+        json: {
+          reviews: [
+            {
+              id: "r1",
+              user: "late",
+              avatar: "/images/avatar-default.svg",
+              comment: "Arrived late",
+              rating: 4,
+              date: "2026-11-20",
+            },
+          ],
+          fetchedAt: null,
+          stale: false,
+        },
+      });
     });
     // A fresh server with a slow page: nothing cached yet, so the page loads the list in the browser.
     const cold = await startAppServer({ env: { REVIEWS_SOURCE_URL: `${slowPage.url}?cold` } });
@@ -170,7 +198,20 @@ test.describe("/reviews page", () => {
     await page.route("**/api/reviews?source=page", (route) => {
       calls += 1;
       return route.fulfill({
-        json: { reviews: [{ id: `fresh-${calls}`, user: `fresh${calls}`, avatar: "/images/avatar-default.svg", comment: `Refresh number ${calls}`, rating: 5, date: "2026-11-21" }], fetchedAt: null, stale: false },
+        json: {
+          reviews: [
+            {
+              id: `fresh-${calls}`,
+              user: `fresh${calls}`,
+              avatar: "/images/avatar-default.svg",
+              comment: `Refresh number ${calls}`,
+              rating: 5,
+              date: "2026-11-21",
+            },
+          ],
+          fetchedAt: null,
+          stale: false,
+        },
       });
     });
     await page.goto(`${live.url}/reviews`);

@@ -18,7 +18,9 @@ const SECRET_VALUES: Record<string, string> = {
 const buildDir = `build-secrets-check-${process.pid}`;
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }
 
 function leaksIn(text: string): string[] {
@@ -32,7 +34,10 @@ let server: AppServer;
 test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const build = spawnSync("node_modules/.bin/react-router", ["build"], { env: { ...process.env, ...SECRET_VALUES, BUILD_DIR: buildDir }, encoding: "utf8" });
+  const build = spawnSync("node_modules/.bin/react-router", ["build"], {
+    env: { ...process.env, ...SECRET_VALUES, BUILD_DIR: buildDir },
+    encoding: "utf8",
+  });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
   server = await startAppServer({ env: { ...SECRET_VALUES, BUILD_DIR: buildDir, LOG_LEVEL: "warn" } });
 });
@@ -44,7 +49,9 @@ test.afterAll(async () => {
 test("no built client asset contains a secret value or a secret variable name", () => {
   const files = filesUnder(path.join(buildDir, "client"));
   expect(files.length).toBeGreaterThan(0);
-  const leaks = files.flatMap((file) => leaksIn(fs.readFileSync(file, "latin1")).map((leak) => `${path.relative(buildDir, file)}: ${leak}`));
+  const leaks = files.flatMap((file) =>
+    leaksIn(fs.readFileSync(file, "latin1")).map((leak) => `${path.relative(buildDir, file)}: ${leak}`),
+  );
   expect(leaks).toEqual([]);
 });
 
@@ -62,13 +69,22 @@ test("no rendered page, route data or public API answer contains a secret", asyn
   for (const url of urls) {
     const res = await fetch(server.url + url);
     for (const leak of leaksIn(await res.text())) leaks.push(`${url}: ${leak}`);
-    for (const [name, value] of res.headers) for (const leak of leaksIn(value)) leaks.push(`${url} header ${name}: ${leak}`);
+    for (const [name, value] of res.headers)
+      for (const leak of leaksIn(value)) leaks.push(`${url} header ${name}: ${leak}`);
   }
   expect(leaks).toEqual([]);
 });
 
 test("the server log never prints a secret value", async () => {
-  await fetch(`${server.url}/api/support`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  await fetch(`${server.url}/api/support`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   const logs = server.logs();
-  expect(Object.entries(SECRET_VALUES).filter(([, value]) => logs.includes(value)).map(([name]) => name)).toEqual([]);
+  expect(
+    Object.entries(SECRET_VALUES)
+      .filter(([, value]) => logs.includes(value))
+      .map(([name]) => name),
+  ).toEqual([]);
 });

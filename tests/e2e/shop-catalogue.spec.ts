@@ -51,7 +51,9 @@ test.describe("a connected shop's catalogue", () => {
     await shop?.close();
   });
 
-  test("lists the shop's public products with the content's copy; hidden and malformed ones are not sold", async ({ page }) => {
+  test("lists the shop's public products with the content's copy; hidden and malformed ones are not sold", async ({
+    page,
+  }) => {
     await page.goto(`${app.url}/products`);
     await expect(page.getByRole("main").getByRole("status")).toHaveText("7 products");
     await expect(productNames(page)).toContainText(["Kestrel Studio", "Kestrel Relay"]);
@@ -94,7 +96,10 @@ test.describe("a connected shop's catalogue", () => {
       .toBe("$279.00");
   });
 
-  test("a sold-out duration shows Sold out and cannot be bought; the server refuses it too", async ({ page, request }) => {
+  test("a sold-out duration shows Sold out and cannot be bought; the server refuses it too", async ({
+    page,
+    request,
+  }) => {
     updateVariant(shop.catalogue, VAULT, VAULT_LIFETIME, { stock: 0 });
     await shop.notifyCatalogue("NOTIFICATION.SHOP_STOCK_UPDATED", { product_id: VAULT });
     await expect
@@ -108,15 +113,22 @@ test.describe("a connected shop's catalogue", () => {
       .toBeGreaterThan(0);
     await expect(duration(page, /^Lifetime/)).toBeDisabled();
     await expect(page.getByRole("button", { name: /Purchase Now/ })).toHaveCount(0);
-    const refused = await request.post(`${app.url}/api/checkout`, { data: { productId: VAULT, variantId: VAULT_LIFETIME, quantity: 1, altcha: "unused" } });
+    const refused = await request.post(`${app.url}/api/checkout`, {
+      data: { productId: VAULT, variantId: VAULT_LIFETIME, quantity: 1, altcha: "unused" },
+    });
     expect(refused.status()).toBe(409);
     expect(await refused.json()).toEqual({ error: "This licence has just sold out." });
   });
 
-  test("a licence that sold out before the catalogue knew is refused by the shop's own count, and the page follows", async ({ page, request }) => {
+  test("a licence that sold out before the catalogue knew is refused by the shop's own count, and the page follows", async ({
+    page,
+    request,
+  }) => {
     updateVariant(shop.catalogue, SANDBOX, SANDBOX_3_DAYS, { stock: 0 });
     const checkoutsBefore = shop.requests.filter((r) => r.path.endsWith("/checkout")).length;
-    const refused = await request.post(`${app.url}/api/checkout`, { data: { productId: SANDBOX, variantId: SANDBOX_3_DAYS, quantity: 1, altcha: "unused" } });
+    const refused = await request.post(`${app.url}/api/checkout`, {
+      data: { productId: SANDBOX, variantId: SANDBOX_3_DAYS, quantity: 1, altcha: "unused" },
+    });
     expect(refused.status()).toBe(409);
     expect(await refused.json()).toEqual({ error: "This licence has just sold out." });
     // No invoice was created at the shop.
@@ -149,7 +161,10 @@ test.describe("a connected shop's catalogue", () => {
   });
 
   test("a paid invoice takes its keys from the shop's stock, and the page shows what is left", async ({ page }) => {
-    shop.invoices.set("8800001", { status: "pending", cart: [{ productId: SHOP_ONLY_PRODUCT_ID, variantId: 699001, quantity: 1 }] });
+    shop.invoices.set("8800001", {
+      status: "pending",
+      cart: [{ productId: SHOP_ONLY_PRODUCT_ID, variantId: 699001, quantity: 1 }],
+    });
     await shop.settleInvoice("8800001", "completed");
     await expect
       .poll(
@@ -162,7 +177,9 @@ test.describe("a connected shop's catalogue", () => {
       .toContain("Only 2 left");
   });
 
-  test("verified reviews: the shop's feedback with its replies, automatic feedback hidden, rated in the structured data", async ({ page }) => {
+  test("verified reviews: the shop's feedback with its replies, automatic feedback hidden, rated in the structured data", async ({
+    page,
+  }) => {
     await page.goto(`${app.url}/product/${STUDIO}`);
     const reviews = page.getByRole("region", { name: "Reviews" });
     await expect(reviews.getByText("Exports are fast and the licence arrived at once.")).toBeVisible();
@@ -170,7 +187,9 @@ test.describe("a connected shop's catalogue", () => {
     await expect(reviews.getByText("Automatic feedback")).toHaveCount(0);
     await expect(reviews.getByRole("heading", { name: "Verified buyer" })).toHaveCount(2);
     const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
-    const product = blocks.flatMap((text) => [JSON.parse(text)].flat()).find((data: { "@type"?: string }) => data["@type"] === "Product");
+    const product = blocks
+      .flatMap((text) => [JSON.parse(text)].flat())
+      .find((data: { "@type"?: string }) => data["@type"] === "Product");
     expect(product?.aggregateRating).toMatchObject({ "@type": "AggregateRating", ratingValue: 4.5, reviewCount: 2 });
     await page.goto(`${app.url}/reviews`);
     await expect(page.getByText("Average 4.8 out of 5 from 4 verified purchases")).toBeVisible();
@@ -178,7 +197,16 @@ test.describe("a connected shop's catalogue", () => {
   });
 
   test("new feedback, notified, is on the product page within 5 s", async ({ page }) => {
-    shop.catalogue.feedbacks.push({ id: 9100, invoice_id: 5100, product_id: STUDIO, message: "Just bought a second key.", rating: 5, reply: null, is_automatic: false, created_at: "2026-11-24T12:00:00.000000Z" });
+    shop.catalogue.feedbacks.push({
+      id: 9100,
+      invoice_id: 5100,
+      product_id: STUDIO,
+      message: "Just bought a second key.",
+      rating: 5,
+      reply: null,
+      is_automatic: false,
+      created_at: "2026-11-24T12:00:00.000000Z",
+    });
     await shop.notifyCatalogue("NOTIFICATION.SHOP_FEEDBACK_CREATED", { feedback_id: 9100 });
     await expect
       .poll(
@@ -194,7 +222,15 @@ test.describe("a connected shop's catalogue", () => {
   test("sorts by the shop's sales counts", async ({ page }) => {
     await page.goto(`${app.url}/products?sort=popular`);
     await expect(page.getByLabel("Sort by")).toHaveValue("popular");
-    await expect(productNames(page)).toHaveText(["Kestrel Sandbox", "Kestrel Capture Ultimate", "Kestrel Studio", "Kestrel Vault", "Kestrel Capture", "Preset Packs", "Kestrel Relay"]);
+    await expect(productNames(page)).toHaveText([
+      "Kestrel Sandbox",
+      "Kestrel Capture Ultimate",
+      "Kestrel Studio",
+      "Kestrel Vault",
+      "Kestrel Capture",
+      "Preset Packs",
+      "Kestrel Relay",
+    ]);
   });
 
   test("with the shop down, every page keeps serving the last catalogue", async ({ page }) => {

@@ -56,7 +56,9 @@ test("a status set by the CLI appears after Refresh Status, without a restart or
   cli("status", "set", "vault", "outage");
   await refreshUntil(page, () => expect(vault).toContainText("outage", { timeout: 500 }));
   // Today's bar turns to an outage with the change (the uptime is computed from the recorded history).
-  await expect(page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" }).getByRole("listitem").last()).toContainText("outage");
+  await expect(
+    page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" }).getByRole("listitem").last(),
+  ).toContainText("outage");
 });
 
 test("a status set by the CLI shows at the next page load", async ({ page }) => {
@@ -68,19 +70,25 @@ test("a status set by the CLI shows at the next page load", async ({ page }) => 
   }).toPass({ timeout: 10_000 });
 });
 
-test("the incidents list appears only while an incident is open; a resolved one moves to Past incidents", async ({ page }) => {
+test("the incidents list appears only while an incident is open; a resolved one moves to Past incidents", async ({
+  page,
+}) => {
   await page.goto(`${server.url}/status`);
   const incidents = page.getByRole("heading", { name: "Active incidents" });
   await expect(incidents).toHaveCount(0);
 
-  const added = JSON.parse(cli("incidents", "add", "--title", "Licence server slow", "--body", "Activations take up to a minute.", "--json")) as { id: number };
+  const added = JSON.parse(
+    cli("incidents", "add", "--title", "Licence server slow", "--body", "Activations take up to a minute.", "--json"),
+  ) as { id: number };
   await refreshUntil(page, () => expect(incidents).toBeVisible({ timeout: 500 }));
   await expect(page.getByText("Licence server slow")).toBeVisible();
   await expect(page.getByText("Activations take up to a minute.")).toBeVisible();
 
   cli("incidents", "resolve", String(added.id));
   await refreshUntil(page, () => expect(incidents).toHaveCount(0, { timeout: 500 }));
-  await expect(page.getByRole("region", { name: "Past incidents (14 days)" }).getByRole("link", { name: "Licence server slow" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Past incidents (14 days)" }).getByRole("link", { name: "Licence server slow" }),
+  ).toBeVisible();
 });
 
 test("an unknown stored status shows as unknown, in the legend's colour", async ({ page }) => {
@@ -96,8 +104,17 @@ test("an unknown stored status shows as unknown, in the legend's colour", async 
   await refreshUntil(page, () => expect(studio).toContainText("unknown", { timeout: 500 }));
   await expect(studio).not.toContainText("exploded");
 
-  const colourOfDot = (scope: ReturnType<Page["locator"]>) => scope.locator("[aria-hidden='true']").first().evaluate((el) => getComputedStyle(el).backgroundColor);
-  const legendUnknown = page.getByRole("region", { name: "Legend" }).getByRole("listitem").filter({ hasText: "Unknown" });
+  const colourOfDot = (scope: ReturnType<Page["locator"]>) =>
+    scope
+      .locator("[aria-hidden='true']")
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+  const legendUnknown = page
+    .getByRole("region", { name: "Legend" })
+    .getByRole("listitem")
+    .filter({ hasText: "Unknown" });
   expect(await colourOfDot(studio.getByText("unknown"))).toBe(await colourOfDot(legendUnknown));
-  expect(await colourOfDot(studio.getByText("unknown"))).not.toBe(await colourOfDot(serviceRow(page, "Kestrel Capture").getByText("operational")));
+  expect(await colourOfDot(studio.getByText("unknown"))).not.toBe(
+    await colourOfDot(serviceRow(page, "Kestrel Capture").getByText("operational")),
+  );
 });

@@ -31,12 +31,16 @@ function contentWithProbe(url: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-status-content-"));
   fs.cpSync(path.join(root, "content"), dir, { recursive: true });
   const status = JSON.parse(fs.readFileSync(path.join(dir, "status.json"), "utf8")) as Array<Record<string, unknown>>;
-  status[0] = { ...status[0], probe: { url, expectStatus: 200, intervalSeconds: INTERVAL_SECONDS, timeoutSeconds: 0.5 } };
+  status[0] = {
+    ...status[0],
+    probe: { url, expectStatus: 200, intervalSeconds: INTERVAL_SECONDS, timeoutSeconds: 0.5 },
+  };
   fs.writeFileSync(path.join(dir, "status.json"), JSON.stringify(status, null, 2));
   return dir;
 }
 
-const vaultRow = (page: Page) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Kestrel Vault", exact: true }) });
+const vaultRow = (page: Page) =>
+  page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Kestrel Vault", exact: true }) });
 
 /** Loads /status until `shown` passes (the page reuses one read for up to a second). */
 async function reloadUntil(page: Page, url: string, shown: () => Promise<void>, timeout = 10_000) {
@@ -58,7 +62,12 @@ test.describe("a product's probe", () => {
     channel = await startChatWebhookReceiver();
     contentDir = contentWithProbe(target.url);
     app = await startAppServer({
-      env: { CONTENT_DIR: contentDir, SUPPORT_WEBHOOK_URL: channel.url, STATUS_PROBE_MIN_INTERVAL_SECONDS: String(INTERVAL_SECONDS), STATUS_ALERT_GAP_SECONDS: "0" },
+      env: {
+        CONTENT_DIR: contentDir,
+        SUPPORT_WEBHOOK_URL: channel.url,
+        STATUS_PROBE_MIN_INTERVAL_SECONDS: String(INTERVAL_SECONDS),
+        STATUS_ALERT_GAP_SECONDS: "0",
+      },
     });
   });
   test.afterAll(async () => {
@@ -68,20 +77,27 @@ test.describe("a product's probe", () => {
     fs.rmSync(contentDir, { recursive: true, force: true });
   });
 
-  test("an outage is found within 3 intervals, shown with its incident and feed entry, told once, and undone on recovery", async ({ page, request }) => {
+  test("an outage is found within 3 intervals, shown with its incident and feed entry, told once, and undone on recovery", async ({
+    page,
+    request,
+  }) => {
     await page.goto(`${app.url}/status`);
     await expect(vaultRow(page)).toContainText("operational");
 
     target.set("down");
     const downAt = Date.now();
-    await reloadUntil(page, `${app.url}/status`, () => expect(vaultRow(page)).toContainText("outage", { timeout: 500 }));
+    await reloadUntil(page, `${app.url}/status`, () =>
+      expect(vaultRow(page)).toContainText("outage", { timeout: 500 }),
+    );
     // 3 failed checks one interval apart; on top, the page's one-second reuse of a read, each reload of the loop above
     // (up to a second) and a busy machine's slack.
     expect(Date.now() - downAt).toBeLessThan((3 * INTERVAL_SECONDS + 5) * 1000);
     const active = page.getByRole("region", { name: "Active incidents" });
     await expect(active.getByRole("link", { name: "Kestrel Vault is not responding" })).toBeVisible();
     await expect(active).toContainText("3 checks in a row failed (HTTP 503, expected 200)");
-    await expect(page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" }).getByRole("listitem").last()).toContainText("outage");
+    await expect(
+      page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" }).getByRole("listitem").last(),
+    ).toContainText("outage");
 
     const feed = await (await request.get(`${app.url}/status/feed.xml`)).text();
     expect(feed).toContain("<title>Kestrel Vault is not responding</title>");
@@ -95,11 +111,20 @@ test.describe("a product's probe", () => {
     await expect(page.getByText("Investigating", { exact: true })).toBeVisible();
 
     target.set("up");
-    await reloadUntil(page, `${app.url}/status`, () => expect(vaultRow(page)).toContainText("operational", { timeout: 500 }));
+    await reloadUntil(page, `${app.url}/status`, () =>
+      expect(vaultRow(page)).toContainText("operational", { timeout: 500 }),
+    );
     await expect(page.getByRole("region", { name: "Active incidents" })).toHaveCount(0);
-    await expect(page.getByRole("region", { name: "Past incidents (14 days)" }).getByRole("link", { name: "Kestrel Vault is not responding" })).toBeVisible();
+    await expect(
+      page
+        .getByRole("region", { name: "Past incidents (14 days)" })
+        .getByRole("link", { name: "Kestrel Vault is not responding" }),
+    ).toBeVisible();
     const delivered = await channel.waitForDelivered(2, 10_000);
-    expect(delivered.map((m) => m.content)).toEqual(["Status alert: Kestrel Vault is down", "Status alert: Kestrel Vault is back up"]);
+    expect(delivered.map((m) => m.content)).toEqual([
+      "Status alert: Kestrel Vault is down",
+      "Status alert: Kestrel Vault is back up",
+    ]);
     // One message per transition: none follows while the target stays up.
     await new Promise((resolve) => setTimeout(resolve, 3 * INTERVAL_SECONDS * 1000));
     expect(channel.delivered()).toHaveLength(2);
@@ -110,11 +135,15 @@ test.describe("a product's probe", () => {
   test("a product in maintenance is not probed into an outage", async ({ page }) => {
     const told = channel.delivered().length;
     const cli = await import("node:child_process");
-    const run = cli.spawnSync(path.join(root, "node_modules/.bin/tsx"), ["cli/index.ts", "status", "set", "vault", "maintenance"], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: "", CONTENT_DIR: contentDir, LOG_LEVEL: "warn" },
-      encoding: "utf8",
-    });
+    const run = cli.spawnSync(
+      path.join(root, "node_modules/.bin/tsx"),
+      ["cli/index.ts", "status", "set", "vault", "maintenance"],
+      {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: "", CONTENT_DIR: contentDir, LOG_LEVEL: "warn" },
+        encoding: "utf8",
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
     target.set("down");
     await new Promise((resolve) => setTimeout(resolve, (4 * INTERVAL_SECONDS + 1) * 1000));
@@ -131,7 +160,9 @@ test.describe("the status page's history", () => {
     const vault = page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" });
     await expect(vault.getByRole("listitem")).toHaveCount(90);
     // The demo's Vault outage, 12 days ago, with its incident.
-    await expect(vault.getByRole("listitem").nth(77)).toHaveText(/^[A-Z][a-z]{2} \d{1,2}: 91\.55%, outage\. Incident: Kestrel Vault sync delays$/);
+    await expect(vault.getByRole("listitem").nth(77)).toHaveText(
+      /^[A-Z][a-z]{2} \d{1,2}: 91\.55%, outage\. Incident: Kestrel Vault sync delays$/,
+    );
     await vault.getByRole("listitem").last().focus();
     await page.keyboard.press("ArrowLeft");
     const yesterday = vault.getByRole("listitem").nth(88);
@@ -141,16 +172,23 @@ test.describe("the status page's history", () => {
     await expect(vault.getByRole("listitem").first()).toBeFocused();
     await vault.getByRole("listitem").nth(77).hover();
     await expect(vault.getByRole("listitem").nth(77).locator("b")).toBeVisible();
-    const results = await new AxeBuilder({ page }).include("#status-history").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+    const results = await new AxeBuilder({ page })
+      .include("#status-history")
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+      .analyze();
     expect(results.violations).toEqual([]);
 
     await page.setViewportSize({ width: 360, height: 800 });
-    const shown = await vault.getByRole("listitem").evaluateAll((items) => items.filter((item) => (item as HTMLElement).offsetParent !== null).length);
+    const shown = await vault
+      .getByRole("listitem")
+      .evaluateAll((items) => items.filter((item) => (item as HTMLElement).offsetParent !== null).length);
     expect(shown).toBe(30);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 
-  test("works without JavaScript: the bars' text, the incidents and the feed link are in the page", async ({ browser }) => {
+  test("works without JavaScript: the bars' text, the incidents and the feed link are in the page", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/status");
@@ -161,14 +199,20 @@ test.describe("the status page's history", () => {
       "Kestrel Sandbox sessions dropping",
       "Kestrel Vault sync delays",
     ]);
-    await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute("href", "/status/feed.xml");
+    await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute(
+      "href",
+      "/status/feed.xml",
+    );
     await page.getByRole("link", { name: "Kestrel Vault sync delays" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Kestrel Vault sync delays" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Updates" }).getByRole("listitem")).toHaveCount(3);
     await context.close();
   });
 
-  test("the feed is Atom with every incident and its updates; an unknown incident is a 404 page", async ({ page, request }) => {
+  test("the feed is Atom with every incident and its updates; an unknown incident is a 404 page", async ({
+    page,
+    request,
+  }) => {
     const response = await request.get("/status/feed.xml");
     expect(response.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
     const feed = await response.text();

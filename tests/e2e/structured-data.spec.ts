@@ -4,7 +4,10 @@ import * as cheerio from "cheerio";
 import { allPagePaths } from "../support/site-routes";
 
 type Ld = Record<string, unknown> & { "@type": string };
-const products = JSON.parse(fs.readFileSync("content/products.json", "utf8")) as Array<{ id: number; durations: unknown[] }>;
+const products = JSON.parse(fs.readFileSync("content/products.json", "utf8")) as Array<{
+  id: number;
+  durations: unknown[];
+}>;
 const faq = JSON.parse(fs.readFileSync("content/faq.json", "utf8")) as unknown[];
 
 async function load(request: import("@playwright/test").APIRequestContext, path: string) {
@@ -17,10 +20,16 @@ async function load(request: import("@playwright/test").APIRequestContext, path:
   return { $, jsonLd, meta, canonical: $('link[rel="canonical"]').attr("href") };
 }
 
-test("every indexable page names the Organization, has an absolute canonical link and Open Graph/Twitter tags", async ({ request, baseURL }) => {
+test("every indexable page names the Organization, has an absolute canonical link and Open Graph/Twitter tags", async ({
+  request,
+  baseURL,
+}) => {
   for (const path of allPagePaths().filter((p) => p !== "/this-page-does-not-exist")) {
     const { jsonLd, meta, canonical } = await load(request, path);
-    expect(jsonLd.some((d) => d["@type"] === "Organization"), path).toBe(true);
+    expect(
+      jsonLd.some((d) => d["@type"] === "Organization"),
+      path,
+    ).toBe(true);
     // Absolute; a page may canonicalise its default view with a query (e.g. /docs?product=…).
     expect(canonical?.split("?")[0], path).toBe(`${baseURL}${path}`);
     expect(meta("og:title"), path).toBeTruthy();
@@ -29,7 +38,10 @@ test("every indexable page names the Organization, has an absolute canonical lin
   }
 });
 
-test("product pages describe the Product with one USD Offer per duration, a breadcrumb trail and their own image", async ({ request, baseURL }) => {
+test("product pages describe the Product with one USD Offer per duration, a breadcrumb trail and their own image", async ({
+  request,
+  baseURL,
+}) => {
   const images = new Set<string>();
   for (const product of products) {
     const { jsonLd, meta } = await load(request, `/product/${product.id}`);
@@ -42,7 +54,10 @@ test("product pages describe the Product with one USD Offer per duration, a brea
       expect(offer.price).toMatch(/^\d+\.\d{2}$/);
       expect(offer.availability).toMatch(/^https:\/\/schema\.org\/(InStock|OutOfStock)$/);
     }
-    const crumbs = jsonLd.find((d) => d["@type"] === "BreadcrumbList")?.itemListElement as Array<{ position: number; item: string }>;
+    const crumbs = jsonLd.find((d) => d["@type"] === "BreadcrumbList")?.itemListElement as Array<{
+      position: number;
+      item: string;
+    }>;
     expect(crumbs.map((c) => c.position)).toEqual(crumbs.map((_, i) => i + 1));
     expect(crumbs.at(-1)?.item).toBe(`${baseURL}/product/${product.id}`);
     const image = meta("og:image") ?? "";

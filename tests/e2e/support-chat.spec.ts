@@ -1,6 +1,12 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { CLOSING_MESSAGES, LONE_SURROGATE_MESSAGE, SUPPORT_CATEGORIES, SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
+import {
+  CLOSING_MESSAGES,
+  LONE_SURROGATE_MESSAGE,
+  SUPPORT_CATEGORIES,
+  SUPPORT_QUESTIONS,
+  type SupportCategory,
+} from "~/features/support-chat/support-chat";
 import { openDatabase } from "../../db/client";
 import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
 import { type AppServer, makeDataDir, startAppServer } from "../support/app-server";
@@ -9,7 +15,8 @@ import { gotoHydrated } from "../support/hydration";
 
 const GREETING = "Welcome to Kestrel Software support! Please select a support category below.";
 
-const answersFor = (category: SupportCategory) => SUPPORT_QUESTIONS[category].map((_, i) => `${category} answer ${i + 1}`);
+const answersFor = (category: SupportCategory) =>
+  SUPPORT_QUESTIONS[category].map((_, i) => `${category} answer ${i + 1}`);
 
 /** The message list (the panel also has a screen-reader live region repeating the latest bot message). */
 function conversation(page: Page) {
@@ -69,7 +76,9 @@ test.describe("support chat widget", () => {
   test.describe.configure({ timeout: 60_000 });
   test.beforeEach(async ({ page }) => actAsNewVisitor(page));
   for (const category of SUPPORT_CATEGORIES) {
-    test(`a visitor completes a ${category} conversation and sees the closing message and the toast`, async ({ page }) => {
+    test(`a visitor completes a ${category} conversation and sees the closing message and the toast`, async ({
+      page,
+    }) => {
       const violations = await watchCspViolations(page);
       await page.goto("/");
       const panel = await openChat(page);
@@ -92,7 +101,12 @@ test.describe("support chat widget", () => {
 
       // Every question was asked once, in order, and every message shows an hh:mm time.
       const items = messages.getByRole("listitem");
-      const expected = [GREETING, category, ...SUPPORT_QUESTIONS[category].flatMap((q, i) => [q, answers[i] ?? ""]), CLOSING_MESSAGES[category]];
+      const expected = [
+        GREETING,
+        category,
+        ...SUPPORT_QUESTIONS[category].flatMap((q, i) => [q, answers[i] ?? ""]),
+        CLOSING_MESSAGES[category],
+      ];
       await expect(items).toHaveCount(expected.length);
       for (const [i, text] of expected.entries()) await expect(items.nth(i)).toContainText(text);
       for (const time of await messages.locator("time").allInnerTexts()) expect(time).toMatch(/^\d{2}:\d{2}$/);
@@ -120,7 +134,9 @@ test.describe("support chat widget", () => {
     await expect(conversation(page).getByText(SUPPORT_QUESTIONS["Product Support"][1] ?? "")).toBeVisible();
   });
 
-  test("an empty or whitespace-only answer cannot be sent, and nothing can be sent before a category", async ({ page }) => {
+  test("an empty or whitespace-only answer cannot be sent, and nothing can be sent before a category", async ({
+    page,
+  }) => {
     await page.goto("/");
     const panel = await openChat(page);
     const input = panel.getByRole("textbox", { name: "Your answer" });
@@ -201,12 +217,18 @@ test.describe("support chat widget", () => {
     test.setTimeout(150_000);
     await page.goto("/");
     const panel = await openChat(page);
-    const axe = () => new AxeBuilder({ page }).include("#support-chat-panel").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]);
-    const violations = async (builder: AxeBuilder) => (await builder.analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    const axe = () =>
+      new AxeBuilder({ page })
+        .include("#support-chat-panel")
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]);
+    const violations = async (builder: AxeBuilder) =>
+      (await builder.analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     expect(await violations(axe())).toEqual([]);
     await panel.getByRole("button", { name: "Select a category" }).click();
     await expect(page.getByRole("menu")).toBeVisible();
-    expect(await violations(new AxeBuilder({ page }).include("[role=menu]").withTags(["wcag2a", "wcag2aa"]))).toEqual([]);
+    expect(await violations(new AxeBuilder({ page }).include("[role=menu]").withTags(["wcag2a", "wcag2aa"]))).toEqual(
+      [],
+    );
     await page.getByRole("menuitem", { name: "Purchase Support" }).click();
     await panel.getByRole("textbox", { name: "Your answer" }).fill("x".repeat(800));
     expect(await violations(axe())).toEqual([]);
@@ -232,13 +254,20 @@ test.describe("support chat widget", () => {
     await expect(panel.getByRole("button", { name: "Select a category" })).toBeFocused();
   });
 
-  test("when the server cannot accept the request, an error toast shows, the chat still closes, and Retry sending resubmits", async ({ page }) => {
+  test("when the server cannot accept the request, an error toast shows, the chat still closes, and Retry sending resubmits", async ({
+    page,
+  }) => {
     const errors: string[] = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     let attempts = 0;
     await page.route("**/api/support", async (route) => {
       attempts++;
-      if (attempts === 1) await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Internal error" }) });
+      if (attempts === 1)
+        await route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "Internal error" }),
+        });
       else await route.continue();
     });
     await page.goto("/");
@@ -259,7 +288,9 @@ test.describe("support chat widget", () => {
     expect(attempts).toBe(2);
   });
 
-  test("the panel's code is not part of the page's start-up; it loads when the chat button is approached", async ({ page }) => {
+  test("the panel's code is not part of the page's start-up; it loads when the chat button is approached", async ({
+    page,
+  }) => {
     const panelChunks: string[] = [];
     page.on("request", (r) => /support-chat-panel/.test(r.url()) && panelChunks.push(r.url()));
     const response = await gotoHydrated(page, "/");
@@ -276,7 +307,9 @@ test.describe("support chat widget", () => {
 async function deliveryStatus(dataDir: string, id: string) {
   const handle = openDatabase({ dataDir });
   try {
-    return (await handle.db.selectFrom("support_requests").select("delivery_status").where("id", "=", id).executeTakeFirst())?.delivery_status;
+    return (
+      await handle.db.selectFrom("support_requests").select("delivery_status").where("id", "=", id).executeTakeFirst()
+    )?.delivery_status;
   } finally {
     await handle.close();
   }
@@ -311,7 +344,9 @@ test.describe("support requests reach the chat channel", () => {
     await receiver.start();
     const [message] = await receiver.waitForDelivered(1, 60_000);
     expect(message?.content).toBe("New Product Support Request");
-    expect(message?.embeds?.[0]?.description).toContain("**Please describe the issue you are experiencing.**\n\\*\\*It crashes\\*\\* @everyone");
+    expect(message?.embeds?.[0]?.description).toContain(
+      "**Please describe the issue you are experiencing.**\n\\*\\*It crashes\\*\\* @everyone",
+    );
     expect(message?.allowed_mentions).toEqual({ parse: [] });
     expect(receiver.requests.every((r) => r.problems.length === 0)).toBe(true);
     // Once the outbox records the delivery no later poll can send it again: it was delivered exactly once.
@@ -362,8 +397,16 @@ test.describe("POST /api/support", () => {
     expect(status).toBe("no_channel");
     const handle = openDatabase({ dataDir: process.env.E2E_DATA_DIR ?? "" });
     try {
-      const row = await handle.db.selectFrom("support_requests").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ category: "Key Reset", delivery_status: "no_channel", answers: JSON.stringify(keyReset.answers) });
+      const row = await handle.db
+        .selectFrom("support_requests")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        category: "Key Reset",
+        delivery_status: "no_channel",
+        answers: JSON.stringify(keyReset.answers),
+      });
     } finally {
       await handle.close();
     }
@@ -376,9 +419,17 @@ test.describe("POST /api/support", () => {
     ["an unknown category", { category: "Billing", answers: ["a"] }, "Unknown support category"],
     ["too few answers", { category: "Key Reset", answers: ["a", "b"] }, "Wrong number of answers for this category"],
     ["a whitespace-only answer", { category: "Key Reset", answers: ["a", "  ", "c"] }, "Answers cannot be empty"],
-    ["an answer over 900 characters", { category: "Key Reset", answers: ["a", "x".repeat(901), "c"] }, "Answers are at most 900 characters"],
+    [
+      "an answer over 900 characters",
+      { category: "Key Reset", answers: ["a", "x".repeat(901), "c"] },
+      "Answers are at most 900 characters",
+    ],
     ["answers that are not text", { category: "Key Reset", answers: [1, 2, 3] }, "Answers must be text"],
-    ["an answer with a lone surrogate", { category: "Key Reset", answers: ["x\uD83D end", "b", "c"] }, LONE_SURROGATE_MESSAGE],
+    [
+      "an answer with a lone surrogate",
+      { category: "Key Reset", answers: ["x\uD83D end", "b", "c"] },
+      LONE_SURROGATE_MESSAGE,
+    ],
   ];
   for (const [name, body, error] of invalid) {
     test(`answers 400 {error} for ${name}, writing nothing`, async ({ request }) => {
@@ -388,16 +439,24 @@ test.describe("POST /api/support", () => {
     });
   }
 
-  test("answers 4xx {error} for a missing or forged captcha, a non-JSON body and malformed JSON", async ({ request }) => {
+  test("answers 4xx {error} for a missing or forged captcha, a non-JSON body and malformed JSON", async ({
+    request,
+  }) => {
     const missing = await request.post("/api/support", { data: keyReset, headers: headers() });
     expect(missing.status()).toBe(400);
     expect(await missing.json()).toEqual({ error: "Captcha payload missing" });
-    const forged = await request.post("/api/support", { data: { ...keyReset, altcha: Buffer.from("{}").toString("base64") }, headers: headers() });
+    const forged = await request.post("/api/support", {
+      data: { ...keyReset, altcha: Buffer.from("{}").toString("base64") },
+      headers: headers(),
+    });
     expect(forged.status()).toBe(403);
     expect(await forged.json()).toHaveProperty("error");
     const form = await request.post("/api/support", { form: { category: "Key Reset" }, headers: headers() });
     expect(form.status()).toBe(415);
-    const malformed = await request.post("/api/support", { data: "{not json", headers: { ...headers(), "Content-Type": "application/json" } });
+    const malformed = await request.post("/api/support", {
+      data: "{not json",
+      headers: { ...headers(), "Content-Type": "application/json" },
+    });
     expect(malformed.status()).toBe(400);
     expect(await malformed.json()).toHaveProperty("error");
   });

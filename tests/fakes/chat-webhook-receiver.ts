@@ -45,7 +45,18 @@ export interface ChatWebhookReceiver {
   close(): Promise<void>;
 }
 
-const LIMITS = { content: 2000, title: 256, description: 4096, footer: 2048, author: 256, fields: 25, fieldName: 256, fieldValue: 1024, embeds: 10, total: 6000 };
+const LIMITS = {
+  content: 2000,
+  title: 256,
+  description: 4096,
+  footer: 2048,
+  author: 256,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  embeds: 10,
+  total: 6000,
+};
 const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set<keyof RESTPostAPIWebhookWithTokenJSONBody>([
   "content",
   "username",
@@ -74,7 +85,8 @@ export function discordPayloadProblems(body: unknown): string[] {
   for (const key of Object.keys(message)) if (!TOP_LEVEL_KEYS.has(key)) problems.push(`unknown field ${key}`);
   const content = message.content;
   if (content !== undefined && typeof content !== "string") problems.push("content is not a string");
-  if (typeof content === "string" && content.length > LIMITS.content) problems.push(`content has ${content.length} > 2000 characters`);
+  if (typeof content === "string" && content.length > LIMITS.content)
+    problems.push(`content has ${content.length} > 2000 characters`);
   if (brokenText(content)) problems.push("content has a lone surrogate");
   const embeds = message.embeds;
   if (content === undefined && embeds === undefined) problems.push("neither content nor embeds");
@@ -95,17 +107,22 @@ export function discordPayloadProblems(body: unknown): string[] {
         };
         checkText("title", e.title, LIMITS.title);
         checkText("description", e.description, LIMITS.description);
-        if (e.color !== undefined && (!Number.isInteger(e.color) || (e.color as number) < 0 || (e.color as number) > 0xffffff)) {
+        if (
+          e.color !== undefined &&
+          (!Number.isInteger(e.color) || (e.color as number) < 0 || (e.color as number) > 0xffffff)
+        ) {
           problems.push(`embeds[${i}].color is not a 24-bit integer`);
         }
         if (e.timestamp !== undefined && (typeof e.timestamp !== "string" || Number.isNaN(Date.parse(e.timestamp)))) {
           problems.push(`embeds[${i}].timestamp is not an ISO-8601 time`);
         }
         const footer = e.footer as { text?: unknown } | undefined;
-        if (footer !== undefined && typeof footer.text !== "string") problems.push(`embeds[${i}].footer.text is not a string`);
+        if (footer !== undefined && typeof footer.text !== "string")
+          problems.push(`embeds[${i}].footer.text is not a string`);
         else if (footer !== undefined) checkText("footer.text", footer.text, LIMITS.footer);
         const author = e.author as { name?: unknown } | undefined;
-        if (author !== undefined && typeof author.name !== "string") problems.push(`embeds[${i}].author.name is not a string`);
+        if (author !== undefined && typeof author.name !== "string")
+          problems.push(`embeds[${i}].author.name is not a string`);
         else if (author !== undefined) checkText("author.name", author.name, LIMITS.author);
         const fields = e.fields;
         if (fields !== undefined) {
@@ -114,21 +131,28 @@ export function discordPayloadProblems(body: unknown): string[] {
             if (fields.length > LIMITS.fields) problems.push(`embeds[${i}] has more than 25 fields`);
             for (const [j, field] of fields.entries()) {
               const f = field as Record<string, unknown>;
-              if (typeof f.name !== "string" || f.name.length === 0) problems.push(`embeds[${i}].fields[${j}].name is missing`);
-              if (typeof f.value !== "string" || f.value.length === 0) problems.push(`embeds[${i}].fields[${j}].value is missing`);
+              if (typeof f.name !== "string" || f.name.length === 0)
+                problems.push(`embeds[${i}].fields[${j}].name is missing`);
+              if (typeof f.value !== "string" || f.value.length === 0)
+                problems.push(`embeds[${i}].fields[${j}].value is missing`);
               checkText(`fields[${j}].name`, f.name, LIMITS.fieldName);
               checkText(`fields[${j}].value`, f.value, LIMITS.fieldValue);
             }
           }
         }
-        if (e.description === undefined && e.title === undefined && fields === undefined) problems.push(`embeds[${i}] is empty`);
-        if (typeof e.description === "string" && e.description.length === 0) problems.push(`embeds[${i}].description is empty`);
+        if (e.description === undefined && e.title === undefined && fields === undefined)
+          problems.push(`embeds[${i}] is empty`);
+        if (typeof e.description === "string" && e.description.length === 0)
+          problems.push(`embeds[${i}].description is empty`);
       }
       if (total > LIMITS.total) problems.push(`embeds have ${total} > 6000 characters in total`);
     }
   }
   const mentions = message.allowed_mentions as { parse?: unknown } | undefined;
-  if (mentions !== undefined && (!Array.isArray(mentions.parse) || mentions.parse.some((p) => !["roles", "users", "everyone"].includes(String(p))))) {
+  if (
+    mentions !== undefined &&
+    (!Array.isArray(mentions.parse) || mentions.parse.some((p) => !["roles", "users", "everyone"].includes(String(p))))
+  ) {
     problems.push("allowed_mentions.parse is not a list of roles/users/everyone");
   }
   return problems;
@@ -144,7 +168,9 @@ async function waitUntil<T>(check: () => T | undefined, timeoutMs: number, what:
   }
 }
 
-export async function startChatWebhookReceiver(options: { defaultAnswer?: ReceiverAnswer } = {}): Promise<ChatWebhookReceiver> {
+export async function startChatWebhookReceiver(
+  options: { defaultAnswer?: ReceiverAnswer } = {},
+): Promise<ChatWebhookReceiver> {
   let fallback: ReceiverAnswer = options.defaultAnswer ?? { kind: "204" };
   const queued: ReceiverAnswer[] = [];
   const requests: ReceivedMessage[] = [];
@@ -158,7 +184,9 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       if (req.method !== "POST" || !url.pathname.startsWith("/api/webhooks/")) {
-        res.writeHead(404, { "Content-Type": "application/json" }).end(JSON.stringify({ message: "Unknown Webhook", code: 10015 }));
+        res
+          .writeHead(404, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ message: "Unknown Webhook", code: 10015 }));
         return;
       }
       let body: unknown;
@@ -169,13 +197,20 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
       }
       const queuedAnswer = queued.shift() ?? fallback;
       const problems = discordPayloadProblems(body);
-      if (req.headers["content-type"]?.split(";")[0] !== "application/json") problems.push("content-type is not application/json");
+      if (req.headers["content-type"]?.split(";")[0] !== "application/json")
+        problems.push("content-type is not application/json");
       // Discord refuses a message that breaks its rules, whatever else was going to happen.
       const answer: ReceiverAnswer =
         problems.length > 0 && (queuedAnswer.kind === "204" || queuedAnswer.kind === "200")
           ? { kind: "400", message: `Invalid Form Body: ${problems.join("; ")}`, delayMs: queuedAnswer.delayMs }
           : queuedAnswer;
-      const received: ReceivedMessage = { body: body as RESTPostAPIWebhookWithTokenJSONBody, query: url.searchParams, receivedAt: Date.now(), answer: answer.kind, problems };
+      const received: ReceivedMessage = {
+        body: body as RESTPostAPIWebhookWithTokenJSONBody,
+        query: url.searchParams,
+        receivedAt: Date.now(),
+        answer: answer.kind,
+        problems,
+      };
       requests.push(received);
       if (answer.delayMs) {
         // The client may give up while it waits; a closed socket is not answered.
@@ -205,11 +240,23 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
         return;
       case "200":
         messageCount++;
-        json(200, { id: String(1_000_000 + messageCount), type: 0, content: (body as { content?: string })?.content ?? "", embeds: [] });
+        json(200, {
+          id: String(1_000_000 + messageCount),
+          type: 0,
+          content: (body as { content?: string })?.content ?? "",
+          embeds: [],
+        });
         return;
       case "429": {
-        const headers: Record<string, string> = answer.header === false ? {} : { "Retry-After": String(Math.ceil(answer.retryAfterSeconds)) };
-        json(429, answer.body === false ? { message: "You are being rate limited." } : { message: "You are being rate limited.", retry_after: answer.retryAfterSeconds, global: false }, headers);
+        const headers: Record<string, string> =
+          answer.header === false ? {} : { "Retry-After": String(Math.ceil(answer.retryAfterSeconds)) };
+        json(
+          429,
+          answer.body === false
+            ? { message: "You are being rate limited." }
+            : { message: "You are being rate limited.", retry_after: answer.retryAfterSeconds, global: false },
+          headers,
+        );
         return;
       }
       case "500":
@@ -254,7 +301,11 @@ export async function startChatWebhookReceiver(options: { defaultAnswer?: Receiv
       queued.push(...answers);
     },
     waitForDelivered(count, timeoutMs = 15_000) {
-      return waitUntil(() => (delivered().length >= count ? delivered() : undefined), timeoutMs, `${count} delivered message(s)`);
+      return waitUntil(
+        () => (delivered().length >= count ? delivered() : undefined),
+        timeoutMs,
+        `${count} delivered message(s)`,
+      );
     },
     waitForRequests(count, timeoutMs = 15_000) {
       return waitUntil(() => (requests.length >= count ? requests : undefined), timeoutMs, `${count} request(s)`);

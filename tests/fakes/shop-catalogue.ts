@@ -57,7 +57,9 @@ export const MALFORMED_PRODUCT = {
   visibility: "public",
   products_sold: 0,
   stock_count: 1,
-  variants: [{ id: 699990, product_id: 447199, name: "Lifetime", description: null, price: "twelve dollars", stock: 1 }],
+  variants: [
+    { id: 699990, product_id: 447199, name: "Lifetime", description: null, price: "twelve dollars", stock: 1 },
+  ],
 } as const;
 
 /** A product the content does not describe: its page is built from the shop's own data. */
@@ -107,14 +109,28 @@ export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknow
     visibility: "public",
     products_sold: [120, 340, 80, 210, 260, 40][i % 6],
     stock_count: -1,
-    variants: p.durations.flatMap((d) => (d.variantId === null ? [] : [{ id: d.variantId, product_id: p.id, name: d.label, description: null, price: priceString(p.price, d.multiplier), stock: -1 }])),
+    variants: p.durations.flatMap((d) =>
+      d.variantId === null
+        ? []
+        : [
+            {
+              id: d.variantId,
+              product_id: p.id,
+              name: d.label,
+              description: null,
+              price: priceString(p.price, d.multiplier),
+              stock: -1,
+            },
+          ],
+    ),
   }));
   products.push(
     {
       id: SHOP_ONLY_PRODUCT_ID,
       name: "Kestrel Relay",
       path: "relay",
-      description: '<p>Remote desktop relay with <strong>end-to-end encryption</strong>.</p><script>alert("x")</script><p><a href="javascript:alert(1)">bad link</a> <a href="https://example.com/relay">Learn more</a></p>',
+      description:
+        '<p>Remote desktop relay with <strong>end-to-end encryption</strong>.</p><script>alert("x")</script><p><a href="javascript:alert(1)">bad link</a> <a href="https://example.com/relay">Learn more</a></p>',
       price: null,
       currency: "USD",
       stock: null,
@@ -141,7 +157,9 @@ export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknow
       visibility: "hidden",
       products_sold: 0,
       stock_count: -1,
-      variants: [{ id: 699100, product_id: HIDDEN_PRODUCT_ID, name: "Lifetime", description: null, price: "1.00", stock: -1 }],
+      variants: [
+        { id: 699100, product_id: HIDDEN_PRODUCT_ID, name: "Lifetime", description: null, price: "1.00", stock: -1 },
+      ],
     },
     MALFORMED_PRODUCT,
   );
@@ -161,7 +179,14 @@ export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknow
       visibility: "public",
       products_sold: i % 500,
       stock_count: -1,
-      variants: base.durations.map((d, j) => ({ id: 3_000_000 + i * 10 + j, product_id: id, name: d.label, description: null, price: priceString(base.price + (i % 50), d.multiplier), stock: -1 })),
+      variants: base.durations.map((d, j) => ({
+        id: 3_000_000 + i * 10 + j,
+        product_id: id,
+        name: d.label,
+        description: null,
+        price: priceString(base.price + (i % 50), d.multiplier),
+        stock: -1,
+      })),
     });
   }
   return products;
@@ -169,10 +194,46 @@ export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknow
 
 export function seedFeedbacks(): EmulatedFeedback[] {
   return [
-    { id: 9001, invoice_id: 5001, product_id: 446894, message: "Exports are fast and the licence arrived at once.", rating: 5, reply: "Thank you for your order!", is_automatic: false, created_at: "2026-11-20T10:00:00.000000Z" },
-    { id: 9002, invoice_id: 5002, product_id: 446894, message: "Good, but the timeline needs more tracks.", rating: 4, reply: null, is_automatic: false, created_at: "2026-11-18T09:30:00.000000Z" },
-    { id: 9003, invoice_id: 5003, product_id: 446889, message: "Works as described.", rating: 5, reply: null, is_automatic: false, created_at: "2026-11-15T08:00:00.000000Z" },
-    { id: 9004, invoice_id: 5004, product_id: 446894, message: "Automatic feedback", rating: 5, reply: null, is_automatic: true, created_at: "2026-11-10T08:00:00.000000Z" },
+    {
+      id: 9001,
+      invoice_id: 5001,
+      product_id: 446894,
+      message: "Exports are fast and the licence arrived at once.",
+      rating: 5,
+      reply: "Thank you for your order!",
+      is_automatic: false,
+      created_at: "2026-11-20T10:00:00.000000Z",
+    },
+    {
+      id: 9002,
+      invoice_id: 5002,
+      product_id: 446894,
+      message: "Good, but the timeline needs more tracks.",
+      rating: 4,
+      reply: null,
+      is_automatic: false,
+      created_at: "2026-11-18T09:30:00.000000Z",
+    },
+    {
+      id: 9003,
+      invoice_id: 5003,
+      product_id: 446889,
+      message: "Works as described.",
+      rating: 5,
+      reply: null,
+      is_automatic: false,
+      created_at: "2026-11-15T08:00:00.000000Z",
+    },
+    {
+      id: 9004,
+      invoice_id: 5004,
+      product_id: 446894,
+      message: "Automatic feedback",
+      rating: 5,
+      reply: null,
+      is_automatic: true,
+      created_at: "2026-11-10T08:00:00.000000Z",
+    },
   ];
 }
 
@@ -180,7 +241,12 @@ export interface ShopCatalogueState {
   products: unknown[];
   groups: Array<{ id: number; name: string }>;
   feedbacks: EmulatedFeedback[];
-  settings: { average_rating: string; total_feedbacks: number; hide_automatic_feedbacks_on_home: boolean; hide_stock_count?: boolean };
+  settings: {
+    average_rating: string;
+    total_feedbacks: number;
+    hide_automatic_feedbacks_on_home: boolean;
+    hide_stock_count?: boolean;
+  };
   /** Every catalogue API answer waits this long (a slow shop). */
   delayMs: number;
   /** Catalogue API answers 503 (a shop that is down). */
@@ -207,7 +273,12 @@ function findVariant(state: ShopCatalogueState, productId: number, variantId: nu
 }
 
 /** Sets a variant's price (a decimal string, as the API sends it) or stock (−1: unlimited). */
-export function updateVariant(state: ShopCatalogueState, productId: number, variantId: number, change: { price?: string; stock?: number }) {
+export function updateVariant(
+  state: ShopCatalogueState,
+  productId: number,
+  variantId: number,
+  change: { price?: string; stock?: number },
+) {
   const variant = findVariant(state, productId, variantId);
   if (!variant) throw new Error(`the emulated shop has no variant ${variantId} of product ${productId}`);
   if (change.price !== undefined) variant.price = change.price;
@@ -230,24 +301,43 @@ export function takeStock(state: ShopCatalogueState, cart: unknown): number[] {
 }
 
 /** The catalogue routes: answers `undefined` for a path that is not one of them. */
-export function answerCatalogueRequest(state: ShopCatalogueState, shopId: string, url: URL): { status: number; body: unknown } | undefined {
+export function answerCatalogueRequest(
+  state: ShopCatalogueState,
+  shopId: string,
+  url: URL,
+): { status: number; body: unknown } | undefined {
   const shops = url.pathname === "/v1/shops";
   const scoped = url.pathname.match(/^\/v1\/shops\/([^/]+)\/(products|groups|feedbacks)(?:\/(\d+))?$/);
   if (!shops && !scoped) return undefined;
   if (state.down) return { status: 503, body: { message: "Service Unavailable" } };
   if (shops) {
-    return { status: 200, body: [{ id: Number(shopId), name: "Kestrel Software", subdomain: "kestrel", ...state.settings }] };
+    return {
+      status: 200,
+      body: [{ id: Number(shopId), name: "Kestrel Software", subdomain: "kestrel", ...state.settings }],
+    };
   }
-  if (scoped?.[1] !== shopId) return { status: 404, body: { message: "No query results for model [App\\Models\\Shop]" } };
+  if (scoped?.[1] !== shopId)
+    return { status: 404, body: { message: "No query results for model [App\\Models\\Shop]" } };
   const [, , resource, id] = scoped;
   if (resource === "products" && id) {
     const product = state.products.find((p) => String((p as { id: unknown }).id) === id);
-    return product ? { status: 200, body: product } : { status: 404, body: { message: "No query results for model [App\\Models\\Product]" } };
+    return product
+      ? { status: 200, body: product }
+      : { status: 404, body: { message: "No query results for model [App\\Models\\Product]" } };
   }
   if (resource === "groups") return { status: 200, body: state.groups };
   const list = resource === "products" ? state.products : state.feedbacks;
   const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get("perPage") ?? 15) || 15));
   const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
   const lastPage = Math.max(1, Math.ceil(list.length / perPage));
-  return { status: 200, body: { current_page: page, data: list.slice((page - 1) * perPage, page * perPage), last_page: lastPage, per_page: perPage, total: list.length } };
+  return {
+    status: 200,
+    body: {
+      current_page: page,
+      data: list.slice((page - 1) * perPage, page * perPage),
+      last_page: lastPage,
+      per_page: perPage,
+      total: list.length,
+    },
+  };
 }

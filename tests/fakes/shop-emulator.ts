@@ -7,7 +7,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
-import { answerCatalogueRequest, createShopCatalogueState, type ShopCatalogueState, takeStock } from "./shop-catalogue.ts";
+import {
+  answerCatalogueRequest,
+  createShopCatalogueState,
+  type ShopCatalogueState,
+  takeStock,
+} from "./shop-catalogue.ts";
 
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
@@ -35,7 +40,14 @@ export interface SentNotification {
 }
 
 /** Invoice statuses SellAuth's docs show, and one they do not (the storefront must keep it and read it as pending). */
-export const INVOICE_STATUSES = { pending: "pending", confirming: "confirming", completed: "completed", refunded: "refunded", cancelled: "cancelled", unknown: "on_hold_review" } as const;
+export const INVOICE_STATUSES = {
+  pending: "pending",
+  confirming: "confirming",
+  completed: "completed",
+  refunded: "refunded",
+  cancelled: "cancelled",
+  unknown: "on_hold_review",
+} as const;
 
 /** An invoice as the emulator keeps it: the cart and coupon it was created with, and its status. */
 export interface ShopInvoice {
@@ -74,7 +86,15 @@ export interface ShopEmulator {
   /** Posts a signed notification to `target` (our /api/shop/notifications), as the shop does after a payment. */
   sendNotification(
     target: string,
-    input: { event: string; invoiceId: string; secret: string; timestamp?: number; idempotencyKey?: string; signature?: string; shopId?: string },
+    input: {
+      event: string;
+      invoiceId: string;
+      secret: string;
+      timestamp?: number;
+      idempotencyKey?: string;
+      signature?: string;
+      shopId?: string;
+    },
   ): Promise<SentNotification>;
   close(): Promise<void>;
 }
@@ -101,7 +121,12 @@ async function captchaIsValid(altcha: unknown): Promise<boolean> {
   if (typeof altcha !== "string") return false;
   try {
     const payload = JSON.parse(Buffer.from(altcha, "base64").toString("utf8"));
-    const result = await verifySolution({ challenge: payload.challenge, solution: payload.solution, deriveKey, hmacSignatureSecret: HMAC_KEY });
+    const result = await verifySolution({
+      challenge: payload.challenge,
+      solution: payload.solution,
+      deriveKey,
+      hmacSignatureSecret: HMAC_KEY,
+    });
     return result.verified;
   } catch {
     return false;
@@ -121,7 +146,13 @@ function escapeHtml(text: string) {
 }
 
 export async function startShopEmulator(
-  options: { shopId?: string; apiKey?: string; checkCaptcha?: boolean; retryIntervalMs?: number; extraProducts?: number } = {},
+  options: {
+    shopId?: string;
+    apiKey?: string;
+    checkCaptcha?: boolean;
+    retryIntervalMs?: number;
+    extraProducts?: number;
+  } = {},
 ): Promise<ShopEmulator> {
   const shopId = options.shopId ?? "151480";
   const apiKey = options.apiKey ?? `sk_test_${crypto.randomBytes(8).toString("hex")}`;
@@ -137,14 +168,20 @@ export async function startShopEmulator(
   const retryIntervalMs = options.retryIntervalMs ?? 5_000;
   const catalogue = createShopCatalogueState({ extraProducts: options.extraProducts });
 
-  async function postNotification(target: string, raw: string, secret: string, headers: { timestamp?: number; idempotencyKey?: string; signature?: string } = {}) {
+  async function postNotification(
+    target: string,
+    raw: string,
+    secret: string,
+    headers: { timestamp?: number; idempotencyKey?: string; signature?: string } = {},
+  ) {
     const response = await fetch(target, {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
         "X-Signature": headers.signature ?? crypto.createHmac("sha256", secret).update(raw).digest("hex"),
         "X-Timestamp": String(headers.timestamp ?? Math.floor(Date.now() / 1000)),
-        "Idempotency-Key": headers.idempotencyKey ?? crypto.createHash("sha256").update(`${raw}:${Date.now()}`).digest("hex"),
+        "Idempotency-Key":
+          headers.idempotencyKey ?? crypto.createHash("sha256").update(`${raw}:${Date.now()}`).digest("hex"),
       },
       body: raw,
     });
@@ -190,7 +227,12 @@ export async function startShopEmulator(
     const current = mode;
     if (current.kind === "slow") await new Promise((resolve) => setTimeout(resolve, current.delayMs));
     if (res.destroyed) return;
-    if (current.kind === "error") return send(res, current.status ?? 400, api ? { success: false, message: current.message, error: current.message } : { error: current.message });
+    if (current.kind === "error")
+      return send(
+        res,
+        current.status ?? 400,
+        api ? { success: false, message: current.message, error: current.message } : { error: current.message },
+      );
     if (current.kind === "no-url") return send(res, 200, api ? { success: true } : {});
     if (current.kind === "500") return send(res, 500, { message: "Server Error" });
     const coupon = (body as { coupon?: unknown })?.coupon;
@@ -199,7 +241,11 @@ export async function startShopEmulator(
     }
     if (current.kind === "gateway-only") {
       const invoiceId = String(randomInt(9_999_999, 1_000_000));
-      invoices.set(invoiceId, { status: "pending", cart: (body as { cart?: unknown })?.cart, ...(typeof coupon === "string" ? { coupon } : {}) });
+      invoices.set(invoiceId, {
+        status: "pending",
+        cart: (body as { cart?: unknown })?.cart,
+        ...(typeof coupon === "string" ? { coupon } : {}),
+      });
       const url = `${gatewayBase}/pay/${invoiceId}`;
       return send(res, 200, api ? { success: true, invoice_id: Number(invoiceId), url } : { url });
     }
@@ -208,11 +254,26 @@ export async function startShopEmulator(
       return;
     }
     const invoiceId = String(randomInt(9_999_999, 1_000_000));
-    invoices.set(invoiceId, { status: "pending", cart: (body as { cart?: unknown })?.cart, ...(typeof coupon === "string" ? { coupon } : {}) });
+    invoices.set(invoiceId, {
+      status: "pending",
+      cart: (body as { cart?: unknown })?.cart,
+      ...(typeof coupon === "string" ? { coupon } : {}),
+    });
     if (current.kind === "hanging-page") hangingPages.add(invoiceId);
     const invoiceUrl = `${base}/checkout/${invoiceId}`;
     // As documented: invoice_url is the shop's own page, url the payment gateway's.
-    return send(res, 200, api ? { success: true, invoice_id: Number(invoiceId), invoice_url: invoiceUrl, url: `${gatewayBase}/pay/${invoiceId}` } : { url: invoiceUrl });
+    return send(
+      res,
+      200,
+      api
+        ? {
+            success: true,
+            invoice_id: Number(invoiceId),
+            invoice_url: invoiceUrl,
+            url: `${gatewayBase}/pay/${invoiceId}`,
+          }
+        : { url: invoiceUrl },
+    );
   }
 
   const server = http.createServer(async (req, res) => {
@@ -222,7 +283,9 @@ export async function startShopEmulator(
     const authorized = req.headers.authorization === `Bearer ${apiKey}`;
     if (url.pathname.startsWith("/v1/") && rateLimited.count > 0) {
       rateLimited.count -= 1;
-      res.writeHead(429, { "Content-Type": "application/json", "Retry-After": String(rateLimited.retryAfterSeconds) }).end(JSON.stringify({ message: "Too Many Attempts." }));
+      res
+        .writeHead(429, { "Content-Type": "application/json", "Retry-After": String(rateLimited.retryAfterSeconds) })
+        .end(JSON.stringify({ message: "Too Many Attempts." }));
       return;
     }
 
@@ -247,8 +310,10 @@ export async function startShopEmulator(
     }
     if (req.method === "POST" && url.pathname === "/v1/checkout") {
       const b = body as { cart?: unknown; shopId?: unknown; altcha?: unknown } | undefined;
-      if (!Array.isArray(b?.cart) || String(b?.shopId) !== shopId) return send(res, 400, { error: "Invalid cart or shop" });
-      if (options.checkCaptcha !== false && mode.kind === "url" && !(await captchaIsValid(b?.altcha))) return send(res, 400, { error: "Captcha verification failed" });
+      if (!Array.isArray(b?.cart) || String(b?.shopId) !== shopId)
+        return send(res, 400, { error: "Invalid cart or shop" });
+      if (options.checkCaptcha !== false && mode.kind === "url" && !(await captchaIsValid(b?.altcha)))
+        return send(res, 400, { error: "Captcha verification failed" });
       return answerCheckout(res, body, false);
     }
     const apiCheckout = url.pathname.match(/^\/v1\/shops\/([^/]+)\/checkout$/);
@@ -271,7 +336,9 @@ export async function startShopEmulator(
       if (hangingPages.has(invoiceId)) return;
       const status = invoices.get(invoiceId)?.status ?? "unknown";
       const coupon = invoices.get(invoiceId)?.coupon;
-      const couponLine = coupon ? `<p>Coupon ${escapeHtml(coupon)}: ${SHOP_COUPONS[coupon.toUpperCase()]}% off</p>` : "";
+      const couponLine = coupon
+        ? `<p>Coupon ${escapeHtml(coupon)}: ${SHOP_COUPONS[coupon.toUpperCase()]}% off</p>`
+        : "";
       const payForm =
         status === "pending"
           ? `<form method="post" action="/checkout/${invoiceId}/pay"><button type="submit">Pay</button></form>`
@@ -302,11 +369,22 @@ export async function startShopEmulator(
   // The payment gateway (Stripe and the like) lives on its own origin and refuses to be shown in anyone's frame.
   const gateway = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    requests.push({ method: req.method ?? "GET", path: `gateway:${url.pathname}`, headers: req.headers, body: undefined });
+    requests.push({
+      method: req.method ?? "GET",
+      path: `gateway:${url.pathname}`,
+      headers: req.headers,
+      body: undefined,
+    });
     const invoiceId = url.pathname.match(/^\/pay\/(\d+)$/)?.[1];
     if (!invoiceId) return send(res, 404, { message: "Not found" });
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'" });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment gateway</title></head><body><main><h1>Payment gateway</h1><p>Invoice ${invoiceId}</p></main></body></html>`);
+    res.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "X-Frame-Options": "DENY",
+      "Content-Security-Policy": "frame-ancestors 'none'",
+    });
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment gateway</title></head><body><main><h1>Payment gateway</h1><p>Invoice ${invoiceId}</p></main></body></html>`,
+    );
   });
   gateway.on("connection", (socket) => {
     sockets.add(socket);
@@ -339,12 +417,23 @@ export async function startShopEmulator(
     catalogue,
     notifyCatalogue: deliverEvent,
     async sendNotification(target, input) {
-      const raw = JSON.stringify({ event: input.event, data: { invoice_id: input.invoiceId }, shop_id: input.shopId ?? shopId });
-      return postNotification(target, raw, input.secret, { timestamp: input.timestamp, idempotencyKey: input.idempotencyKey ?? crypto.randomUUID(), signature: input.signature });
+      const raw = JSON.stringify({
+        event: input.event,
+        data: { invoice_id: input.invoiceId },
+        shop_id: input.shopId ?? shopId,
+      });
+      return postNotification(target, raw, input.secret, {
+        timestamp: input.timestamp,
+        idempotencyKey: input.idempotencyKey ?? crypto.randomUUID(),
+        signature: input.signature,
+      });
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), new Promise<void>((resolve) => gateway.close(() => resolve()))]);
+      await Promise.all([
+        new Promise<void>((resolve) => server.close(() => resolve())),
+        new Promise<void>((resolve) => gateway.close(() => resolve())),
+      ]);
     },
   };
 }

@@ -39,7 +39,10 @@ export interface FakeVouch {
 export function vouchPageHtml(vouches: FakeVouch[]): string {
   const cards = vouches
     .map((v) => {
-      const stars = Array.from({ length: 5 }, (_, i) => `<svg class="h-4 w-4 ${i < v.stars ? "text-yellow-400" : "text-gray-600"}"></svg>`).join("");
+      const stars = Array.from(
+        { length: 5 },
+        (_, i) => `<svg class="h-4 w-4 ${i < v.stars ? "text-yellow-400" : "text-gray-600"}"></svg>`,
+      ).join("");
       const avatar = v.avatar ? `<img class="vouch-avatar" src="${v.avatar}" alt="">` : "";
       const date = v.date ? `<time class="vouch-date" datetime="${v.date}">${v.date}</time>` : "";
       return `<article class="vouch-card" data-vouch-id="${v.id}">${avatar}<span class="vouch-author">Vouched by @${v.user}</span>${date}<div class="vouch-stars">${stars}</div><p class="vouch-message">${v.text}</p></article>`;
@@ -49,7 +52,9 @@ export function vouchPageHtml(vouches: FakeVouch[]): string {
 }
 
 /** A real HTTP server on 127.0.0.1 (ephemeral port) playing the shop's public vouch page. */
-export async function startVouchPageFake(initial: VouchPageMode = { kind: "html", html: vouchFixture("vouch-page") }): Promise<VouchPageFake> {
+export async function startVouchPageFake(
+  initial: VouchPageMode = { kind: "html", html: vouchFixture("vouch-page") },
+): Promise<VouchPageFake> {
   let mode = initial;
   let requests = 0;
   const sockets = new Set<import("node:net").Socket>();
@@ -62,24 +67,36 @@ export async function startVouchPageFake(initial: VouchPageMode = { kind: "html"
           res.writeHead(304, { ETag: current.etag }).end();
           return;
         }
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", ...(current.etag ? { ETag: current.etag } : {}) }).end(current.html);
+        res
+          .writeHead(200, {
+            "Content-Type": "text/html; charset=utf-8",
+            ...(current.etag ? { ETag: current.etag } : {}),
+          })
+          .end(current.html);
         return;
       }
       case "status":
-        res.writeHead(current.status, { "Content-Type": "text/html; charset=utf-8" }).end(current.body ?? `<h1>${current.status}</h1>`);
+        res
+          .writeHead(current.status, { "Content-Type": "text/html; charset=utf-8" })
+          .end(current.body ?? `<h1>${current.status}</h1>`);
         return;
       case "empty":
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": "0" }).end();
         return;
       case "slow": {
-        const timer = setTimeout(() => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(current.html), current.delayMs);
+        const timer = setTimeout(
+          () => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(current.html),
+          current.delayMs,
+        );
         res.on("close", () => clearTimeout(timer));
         return;
       }
       case "huge": {
         // A valid page that keeps going: cards first, then padding until `bytes` were sent (streamed, never buffered whole).
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-        const head = vouchPageHtml([{ id: "big-1", user: "bigpage", text: "First card of a huge page", stars: 3, date: "2026-11-01" }]).replace("</main></body></html>", "");
+        const head = vouchPageHtml([
+          { id: "big-1", user: "bigpage", text: "First card of a huge page", stars: 3, date: "2026-11-01" },
+        ]).replace("</main></body></html>", "");
         let sent = 0;
         const chunk = `<article class="vouch-card"><span class="vouch-author">@padding</span><p class="vouch-message">${"x".repeat(8000)}</p></article>\n`;
         res.write(head);

@@ -21,10 +21,16 @@ describe("instances booting together on a fresh PostgreSQL database", () => {
       created.push(database);
       // One pool per instance, as separate processes would have.
       const handles = Array.from({ length: INSTANCES }, () => database.open());
-      const outcomes = await Promise.allSettled(handles.map((handle) => migrateAndSeed(handle, (db) => seedStatusEntries(db, seed))));
+      const outcomes = await Promise.allSettled(
+        handles.map((handle) => migrateAndSeed(handle, (db) => seedStatusEntries(db, seed))),
+      );
       const errors = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [String(outcome.reason)] : []));
       expect(errors, `round ${round + 1}`).toEqual([]);
-      const rows = await database.handle.db.selectFrom("status_entries").select(["name", "sort_order"]).orderBy("sort_order").execute();
+      const rows = await database.handle.db
+        .selectFrom("status_entries")
+        .select(["name", "sort_order"])
+        .orderBy("sort_order")
+        .execute();
       expect(rows).toEqual(seed.map((entry, index) => ({ name: entry.name, sort_order: index })));
     }
   });

@@ -3,7 +3,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaptcha, databaseSpentPayloadStore, redisSpentPayloadStore, redisWithDatabaseFallback } from "~/features/captcha/captcha.server";
+import {
+  createCaptcha,
+  databaseSpentPayloadStore,
+  redisSpentPayloadStore,
+  redisWithDatabaseFallback,
+} from "~/features/captcha/captcha.server";
 import { freePort } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
@@ -19,8 +24,17 @@ describe.skipIf(!hasRedis)("captcha replay protection in Redis (skipped without 
 
   beforeAll(async () => {
     const port = await freePort();
-    server = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    redis = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
+    server = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    redis = new Redis({
+      port,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     // Connection refusals while redis-server starts surface through connect() below, not as stray error events.
     redis.on("error", () => {});
     for (let i = 0; i < 50; i++) {
@@ -51,11 +65,21 @@ describe.skipIf(!hasRedis)("captcha replay protection in Redis (skipped without 
   });
 
   it("falls back to the database while Redis is down", async () => {
-    const downRedis = new Redis({ port: 1, host: "127.0.0.1", lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const downRedis = new Redis({
+      port: 1,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     downRedis.on("error", () => {});
     const captcha = createCaptcha({
       hmacKey,
-      store: redisWithDatabaseFallback(redisSpentPayloadStore(downRedis), databaseSpentPayloadStore(database.handle.db)),
+      store: redisWithDatabaseFallback(
+        redisSpentPayloadStore(downRedis),
+        databaseSpentPayloadStore(database.handle.db),
+      ),
       counterRange: [20, 50],
     });
     const payload = await solveCaptchaPayload(await captcha.issueChallenge());

@@ -19,12 +19,17 @@ describe.each(dialects)("checkout on %s", (dialect) => {
   let database: TestDatabase;
   let captcha: Captcha;
   let demo: CheckoutProvider;
-  const checkout = (body: Record<string, unknown>) => startCheckout({ db: database.handle.db, products, provider: demo }, checkoutRequestSchema.parse(body));
+  const checkout = (body: Record<string, unknown>) =>
+    startCheckout({ db: database.handle.db, products, provider: demo }, checkoutRequestSchema.parse(body));
   const freshPayload = async () => solveCaptchaPayload(await captcha.issueChallenge());
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    captcha = createCaptcha({ hmacKey: HMAC_KEY, store: databaseSpentPayloadStore(database.handle.db), counterRange: [50, 200] });
+    captcha = createCaptcha({
+      hmacKey: HMAC_KEY,
+      store: databaseSpentPayloadStore(database.handle.db),
+      counterRange: [50, 200],
+    });
     demo = createDemoProvider(captcha, () => coupons);
   });
   afterAll(async () => {
@@ -36,15 +41,38 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     expect(result.status).toBe(200);
     if (!("url" in result.body)) throw new Error(result.body.error);
     expect(result.body.url).toMatch(/^\/demo-checkout\/demo-[0-9a-f-]{36}$/);
-    const order = await database.handle.db.selectFrom("orders").selectAll().where("id", "=", result.body.orderId).executeTakeFirstOrThrow();
-    expect(order).toMatchObject({ provider: "demo", product_id: 446894, variant_id: 653023, quantity: 1, amount_cents: 29993, status: "pending", completed_at: null });
+    const order = await database.handle.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("id", "=", result.body.orderId)
+      .executeTakeFirstOrThrow();
+    expect(order).toMatchObject({
+      provider: "demo",
+      product_id: 446894,
+      variant_id: 653023,
+      quantity: 1,
+      amount_cents: 29993,
+      status: "pending",
+      completed_at: null,
+    });
     expect(order.provider_invoice_id).toBe(result.body.url.split("/").at(-1));
   });
 
   it("never takes a price from the client", async () => {
-    const result = await checkout({ productId: 446889, variantId: 652997, quantity: 2, altcha: await freshPayload(), price: 0.01, amountCents: 1 });
+    const result = await checkout({
+      productId: 446889,
+      variantId: 652997,
+      quantity: 2,
+      altcha: await freshPayload(),
+      price: 0.01,
+      amountCents: 1,
+    });
     if (!("url" in result.body)) throw new Error(result.body.error);
-    const order = await database.handle.db.selectFrom("orders").select(["amount_cents", "quantity"]).where("id", "=", result.body.orderId).executeTakeFirstOrThrow();
+    const order = await database.handle.db
+      .selectFrom("orders")
+      .select(["amount_cents", "quantity"])
+      .where("id", "=", result.body.orderId)
+      .executeTakeFirstOrThrow();
     // 14.99 × 2.000667 × 2 = 59.98…, half-up in exact decimals.
     expect(order).toEqual({ amount_cents: 5998, quantity: 2 });
   });
@@ -53,19 +81,33 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     // Kestrel Capture 1 Week (max 5): 19.99 × 3 = 59.97 (4.99 × 4.006 × 3 = 59.96982, half-up).
     const three = await checkout({ productId: 446893, variantId: 653010, quantity: 3, altcha: await freshPayload() });
     if (!("url" in three.body)) throw new Error(three.body.error);
-    const order = await database.handle.db.selectFrom("orders").select(["amount_cents", "quantity"]).where("id", "=", three.body.orderId).executeTakeFirstOrThrow();
+    const order = await database.handle.db
+      .selectFrom("orders")
+      .select(["amount_cents", "quantity"])
+      .where("id", "=", three.body.orderId)
+      .executeTakeFirstOrThrow();
     expect(order).toEqual({ amount_cents: 5997, quantity: 3 });
-    const before = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-    expect(await checkout({ productId: 446893, variantId: 653010, quantity: 6, altcha: await freshPayload() })).toEqual({
-      status: 400,
-      body: { error: "quantity must be between 1 and 5 for this product" },
-    });
+    const before = await database.handle.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(await checkout({ productId: 446893, variantId: 653010, quantity: 6, altcha: await freshPayload() })).toEqual(
+      {
+        status: 400,
+        body: { error: "quantity must be between 1 and 5 for this product" },
+      },
+    );
     // Kestrel Studio sells one key per checkout.
-    expect(await checkout({ productId: 446894, variantId: 653023, quantity: 2, altcha: await freshPayload() })).toEqual({
-      status: 400,
-      body: { error: "quantity must be between 1 and 1 for this product" },
-    });
-    const after = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    expect(await checkout({ productId: 446894, variantId: 653023, quantity: 2, altcha: await freshPayload() })).toEqual(
+      {
+        status: 400,
+        body: { error: "quantity must be between 1 and 1 for this product" },
+      },
+    );
+    const after = await database.handle.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -73,7 +115,15 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     const shop: ShopEmulator = await startShopEmulator();
     try {
       const sellauth = createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, captcha });
-      const result = await startCheckout({ db: database.handle.db, products, provider: sellauth }, checkoutRequestSchema.parse({ productId: 446893, variantId: 653010, quantity: 3, altcha: await freshPayload() }));
+      const result = await startCheckout(
+        { db: database.handle.db, products, provider: sellauth },
+        checkoutRequestSchema.parse({
+          productId: 446893,
+          variantId: 653010,
+          quantity: 3,
+          altcha: await freshPayload(),
+        }),
+      );
       expect(result.status).toBe(200);
       const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout`);
       expect(sent?.body).toMatchObject({ cart: [{ productId: 446893, variantId: 653010, quantity: 3 }] });
@@ -83,21 +133,36 @@ describe.each(dialects)("checkout on %s", (dialect) => {
   });
 
   it("records the demo shop's discounted amount and the code for a valid coupon (WELCOME10 on Studio Lifetime: $269.94)", async () => {
-    const result = await checkout({ productId: 446894, variantId: 653023, coupon: " welcome10 ", altcha: await freshPayload() });
+    const result = await checkout({
+      productId: 446894,
+      variantId: 653023,
+      coupon: " welcome10 ",
+      altcha: await freshPayload(),
+    });
     if (!("url" in result.body)) throw new Error(result.body.error);
-    const order = await database.handle.db.selectFrom("orders").select(["amount_cents", "coupon"]).where("id", "=", result.body.orderId).executeTakeFirstOrThrow();
+    const order = await database.handle.db
+      .selectFrom("orders")
+      .select(["amount_cents", "coupon"])
+      .where("id", "=", result.body.orderId)
+      .executeTakeFirstOrThrow();
     expect(order).toEqual({ amount_cents: 26994, coupon: "welcome10" });
   });
 
   it('refuses an unknown, expired or other product\'s coupon with "This coupon code is not valid.", writing nothing', async () => {
-    const before = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const before = await database.handle.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     for (const coupon of ["NOPE", "SPRING2024", "PRESETS25"]) {
       expect(await checkout({ productId: 446894, variantId: 653023, coupon, altcha: await freshPayload() })).toEqual({
         status: 422,
         body: { error: "This coupon code is not valid." },
       });
     }
-    const after = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const after = await database.handle.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -106,10 +171,22 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     try {
       const sellauth = createSellAuthProvider({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, captcha });
       const start = async (coupon: string) =>
-        startCheckout({ db: database.handle.db, products, provider: sellauth }, checkoutRequestSchema.parse({ productId: 447097, variantId: 653305, quantity: 2, coupon, altcha: await freshPayload() }));
+        startCheckout(
+          { db: database.handle.db, products, provider: sellauth },
+          checkoutRequestSchema.parse({
+            productId: 447097,
+            variantId: 653305,
+            quantity: 2,
+            coupon,
+            altcha: await freshPayload(),
+          }),
+        );
       expect((await start("SHOP15")).status).toBe(200);
       const sent = shop.requests.find((r) => r.path === `/v1/shops/${shop.shopId}/checkout`);
-      expect(sent?.body).toMatchObject({ cart: [{ productId: 447097, variantId: 653305, quantity: 2 }], coupon: "SHOP15" });
+      expect(sent?.body).toMatchObject({
+        cart: [{ productId: 447097, variantId: 653305, quantity: 2 }],
+        coupon: "SHOP15",
+      });
       expect(await start("WELCOME10")).toEqual({ status: 422, body: { error: SHOP_COUPON_REFUSAL } });
     } finally {
       await shop.close();
@@ -117,13 +194,22 @@ describe.each(dialects)("checkout on %s", (dialect) => {
   });
 
   it("rejects a product that is not in the catalogue, and a variant of another product, writing nothing", async () => {
-    const before = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-    expect(await checkout({ productId: 999999, variantId: 653023, altcha: await freshPayload() })).toEqual({ status: 400, body: { error: "Unknown product" } });
+    const before = await database.handle.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(await checkout({ productId: 999999, variantId: 653023, altcha: await freshPayload() })).toEqual({
+      status: 400,
+      body: { error: "Unknown product" },
+    });
     expect(await checkout({ productId: 446889, variantId: 653023, altcha: await freshPayload() })).toEqual({
       status: 400,
       body: { error: "Unknown duration for this product" },
     });
-    const after = await database.handle.db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const after = await database.handle.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -140,7 +226,11 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     const second = database.open();
     const otherInstance = createCaptcha({ hmacKey: HMAC_KEY, store: databaseSpentPayloadStore(second.db) });
     const payload = await freshPayload();
-    const verdicts = await Promise.all([captcha.verifyPayloadOnce(payload), otherInstance.verifyPayloadOnce(payload), captcha.verifyPayloadOnce(payload)]);
+    const verdicts = await Promise.all([
+      captcha.verifyPayloadOnce(payload),
+      otherInstance.verifyPayloadOnce(payload),
+      captcha.verifyPayloadOnce(payload),
+    ]);
     expect(verdicts.filter((v) => v.ok)).toHaveLength(1);
     expect(verdicts.filter((v) => !v.ok && v.reason === "reused")).toHaveLength(2);
   });
@@ -149,9 +239,19 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     expect(await captcha.verifyPayloadOnce("not base64 json")).toEqual({ ok: false, reason: "malformed" });
     const decoded = JSON.parse(Buffer.from(await freshPayload(), "base64").toString());
     decoded.solution.derivedKey = decoded.solution.derivedKey.replace(/^./, (c: string) => (c === "0" ? "1" : "0"));
-    expect(await captcha.verifyPayloadOnce(Buffer.from(JSON.stringify(decoded)).toString("base64"))).toEqual({ ok: false, reason: "invalid" });
-    const foreign = createCaptcha({ hmacKey: crypto.randomBytes(32).toString("hex"), store: databaseSpentPayloadStore(database.handle.db), counterRange: [10, 20] });
-    expect(await captcha.verifyPayloadOnce(await solveCaptchaPayload(await foreign.issueChallenge()))).toEqual({ ok: false, reason: "invalid" });
+    expect(await captcha.verifyPayloadOnce(Buffer.from(JSON.stringify(decoded)).toString("base64"))).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    const foreign = createCaptcha({
+      hmacKey: crypto.randomBytes(32).toString("hex"),
+      store: databaseSpentPayloadStore(database.handle.db),
+      counterRange: [10, 20],
+    });
+    expect(await captcha.verifyPayloadOnce(await solveCaptchaPayload(await foreign.issueChallenge()))).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
   });
 });
 
@@ -159,17 +259,25 @@ describe("checkout request validation", () => {
   it("defaults quantity to 1 and keeps it within 1–100", () => {
     expect(checkoutRequestSchema.parse({ productId: 1, variantId: 2, altcha: "x" }).quantity).toBe(1);
     for (const quantity of [0, 101, 1.5, "3"]) {
-      expect(checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", quantity }).success).toBe(false);
+      expect(checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", quantity }).success).toBe(
+        false,
+      );
     }
-    expect(checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", quantity: 100 }).success).toBe(true);
+    expect(checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", quantity: 100 }).success).toBe(
+      true,
+    );
   });
 
   it("takes a coupon of up to 64 letters, digits, '-' or '_', trimmed; a blank one is no coupon", () => {
-    expect(checkoutRequestSchema.parse({ productId: 1, variantId: 2, altcha: "x", coupon: " SAVE_10-x " }).coupon).toBe("SAVE_10-x");
+    expect(checkoutRequestSchema.parse({ productId: 1, variantId: 2, altcha: "x", coupon: " SAVE_10-x " }).coupon).toBe(
+      "SAVE_10-x",
+    );
     expect(checkoutRequestSchema.parse({ productId: 1, variantId: 2, altcha: "x", coupon: "" }).coupon).toBe("");
     for (const coupon of ["TEN OFF", "A".repeat(65), "<script>", 10]) {
       const result = checkoutRequestSchema.safeParse({ productId: 1, variantId: 2, altcha: "x", coupon });
-      expect(result.error?.issues[0]?.message).toBe("Coupon codes are up to 64 letters, digits, hyphens or underscores.");
+      expect(result.error?.issues[0]?.message).toBe(
+        "Coupon codes are up to 64 letters, digits, hyphens or underscores.",
+      );
     }
   });
 

@@ -9,7 +9,11 @@ async function describeSchema(database: TestDatabase): Promise<Record<string, st
   const { db, dialect } = database.handle;
   const tables: Record<string, string[]> = {};
   if (dialect === "sqlite") {
-    const rows = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'`.execute(db);
+    const rows = await sql<{
+      name: string;
+    }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'`.execute(
+      db,
+    );
     for (const { name } of rows.rows) {
       const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(db);
       tables[name] = cols.rows.map((c) => c.name).sort();
@@ -43,7 +47,16 @@ describe("migrations", () => {
     expect(await migrateToLatest(sqlite.handle)).toEqual([]);
     const schema = await describeSchema(sqlite);
     expect(Object.keys(schema)).toContain("status_entries");
-    expect(schema.incidents).toEqual(["body", "id", "opened_by", "products", "resolved_at", "started_at", "status", "title"]);
+    expect(schema.incidents).toEqual([
+      "body",
+      "id",
+      "opened_by",
+      "products",
+      "resolved_at",
+      "started_at",
+      "status",
+      "title",
+    ]);
     expect(schema.status_changes).toEqual(["changed_at", "id", "name", "source", "status"]);
   });
 

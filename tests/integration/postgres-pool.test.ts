@@ -11,7 +11,11 @@ describe.skipIf(!reachable)("PostgreSQL pool (skipped without PostgreSQL on 127.
   it("survives the server ending an idle connection, reports it, and reconnects on the next query", async () => {
     let reported: (error: Error) => void = () => {};
     const idleError = new Promise<Error>((resolve) => (reported = resolve));
-    const handle = openDatabase({ databaseUrl: POSTGRES_ADMIN_URL, dataDir: os.tmpdir(), onIdleError: (error) => reported(error) });
+    const handle = openDatabase({
+      databaseUrl: POSTGRES_ADMIN_URL,
+      dataDir: os.tmpdir(),
+      onIdleError: (error) => reported(error),
+    });
     const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
     try {
       const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(handle.db);

@@ -10,7 +10,9 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 import { startVouchPageFake, type VouchPageFake, vouchFixture, vouchPageHtml } from "../fakes/vouch-page";
 
 const dialects = await testDialects();
-const rules = reviewsFileSchema.parse(JSON.parse(fs.readFileSync(path.resolve("content/reviews.json"), "utf8"))).parseRules;
+const rules = reviewsFileSchema.parse(
+  JSON.parse(fs.readFileSync(path.resolve("content/reviews.json"), "utf8")),
+).parseRules;
 const T0 = Date.parse("2026-11-21T06:00:00Z");
 
 /** How many refreshes ended with `outcome` so far in this process (kestrel_reviews_refresh_total). */
@@ -61,7 +63,11 @@ describe.each(dialects)("reviews cache on %s", (dialect) => {
     freshSource();
     fake.set({ kind: "html", html: vouchPageHtml([{ id: "old", user: "old", text: "old text", stars: 3 }]) });
     await readVouchReviews(deps, url, { wait: true });
-    fake.set({ kind: "slow", delayMs: 300, html: vouchPageHtml([{ id: "new", user: "new", text: "new text", stars: 5 }]) });
+    fake.set({
+      kind: "slow",
+      delayMs: 300,
+      html: vouchPageHtml([{ id: "new", user: "new", text: "new text", stars: 5 }]),
+    });
     clockSeconds = 61;
     const before = fake.requestCount();
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => readVouchReviews(deps, url, { wait: true })));
@@ -148,7 +154,11 @@ describe.each(dialects)("reviews cache on %s", (dialect) => {
     freshSource();
     fake.set({ kind: "html", html: vouchFixture("vouch-page-hostile") });
     const answer = await readVouchReviews(deps, url, { wait: true });
-    const row = await database.handle.db.selectFrom("reviews_cache").select("payload").where("source", "=", url).executeTakeFirstOrThrow();
+    const row = await database.handle.db
+      .selectFrom("reviews_cache")
+      .select("payload")
+      .where("source", "=", url)
+      .executeTakeFirstOrThrow();
     for (const text of [JSON.stringify(answer), row.payload ?? ""]) {
       expect(text).not.toMatch(/<|>|javascript:|onerror/);
     }

@@ -3,7 +3,15 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { overlayFileSchema } from "~/features/catalog/catalog.content";
 import { overlayDrift, productsFromShop } from "~/features/catalog/shop-catalogue.server";
-import { holdLease, type LoadedSnapshot, readLatestSnapshot, requestCatalogueSync, type ShopSync, startShopSync, syncRetryDelayMs } from "~/features/catalog/shop-sync.server";
+import {
+  holdLease,
+  type LoadedSnapshot,
+  readLatestSnapshot,
+  requestCatalogueSync,
+  type ShopSync,
+  startShopSync,
+  syncRetryDelayMs,
+} from "~/features/catalog/shop-sync.server";
 import { createSellAuthCatalogue, ShopApiError } from "~/features/catalog/sources/sellauth.server";
 import { siteSchema } from "~/features/layout/site.content";
 import { HIDDEN_PRODUCT_ID, MALFORMED_PRODUCT, SHOP_ONLY_PRODUCT_ID, updateVariant } from "../fakes/shop-catalogue";
@@ -36,7 +44,16 @@ describe("the shop's catalogue API, read defensively", () => {
 
   it("reads every page of products, prices given as numbers or decimal strings, and sets a malformed product apart", async () => {
     const { products, skipped } = await api().products();
-    expect(products.map((p) => p.id)).toEqual([446889, 446891, 446893, 446894, 447089, 447097, SHOP_ONLY_PRODUCT_ID, HIDDEN_PRODUCT_ID]);
+    expect(products.map((p) => p.id)).toEqual([
+      446889,
+      446891,
+      446893,
+      446894,
+      447089,
+      447097,
+      SHOP_ONLY_PRODUCT_ID,
+      HIDDEN_PRODUCT_ID,
+    ]);
     const studio = products.find((p) => p.id === 446894);
     expect(studio?.variants.map((v) => [v.name, v.priceCents, v.stock])).toEqual([
       ["1 Week", 3999, null],
@@ -53,7 +70,11 @@ describe("the shop's catalogue API, read defensively", () => {
   it("follows Laravel's pages to the last one", async () => {
     const big = await startShopEmulator({ extraProducts: 250 });
     try {
-      const { products } = await createSellAuthCatalogue({ apiBase: big.url, shopId: big.shopId, apiKey: big.apiKey }).products();
+      const { products } = await createSellAuthCatalogue({
+        apiBase: big.url,
+        shopId: big.shopId,
+        apiKey: big.apiKey,
+      }).products();
       expect(products).toHaveLength(258);
       expect(new Set(products.map((p) => p.id)).size).toBe(258);
       // 258 products and the malformed one, 100 a page.
@@ -77,7 +98,14 @@ describe("the shop's catalogue API, read defensively", () => {
   it("gives up on a slow answer after its timeout", async () => {
     shop.catalogue.delayMs = 500;
     try {
-      await expect(createSellAuthCatalogue({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey, timeoutMs: 100 }).groups()).rejects.toThrow(/no answer in 100 ms/);
+      await expect(
+        createSellAuthCatalogue({
+          apiBase: shop.url,
+          shopId: shop.shopId,
+          apiKey: shop.apiKey,
+          timeoutMs: 100,
+        }).groups(),
+      ).rejects.toThrow(/no answer in 100 ms/);
     } finally {
       shop.catalogue.delayMs = 0;
     }
@@ -85,21 +113,39 @@ describe("the shop's catalogue API, read defensively", () => {
 
   it("lists only public products, with the shop's prices and the content's copy; a product without overlay gets the shop's own", async () => {
     const api_ = api();
-    const [settings, groups, { products, skipped }, feedbacks] = await Promise.all([api_.settings(), api_.groups(), api_.products(), api_.feedbacks()]);
+    const [settings, groups, { products, skipped }, feedbacks] = await Promise.all([
+      api_.settings(),
+      api_.groups(),
+      api_.products(),
+      api_.feedbacks(),
+    ]);
     const snapshot = { syncedAt: new Date().toISOString(), settings, groups, products, feedbacks, skipped };
     const listed = productsFromShop(snapshot, overlay, site, { shopUrl: "https://kestrel.mysellauth.com" });
     expect(listed.map((p) => p.id)).not.toContain(HIDDEN_PRODUCT_ID);
     const vault = listed.find((p) => p.id === 446889);
-    expect(vault).toMatchObject({ name: "Kestrel Vault", category: "utilities", features: expect.arrayContaining(["Secure file shredding"]), originalPrice: 19.99 });
+    expect(vault).toMatchObject({
+      name: "Kestrel Vault",
+      category: "utilities",
+      features: expect.arrayContaining(["Secure file shredding"]),
+      originalPrice: 19.99,
+    });
     expect(vault?.durations.map((d) => [d.label, d.variantId, d.priceCents])).toEqual([
       ["1 Day (One-time)", 652996, 1499],
       ["Lifetime", 652997, 2999],
     ]);
     const relay = listed.find((p) => p.id === SHOP_ONLY_PRODUCT_ID);
-    expect(relay).toMatchObject({ name: "Kestrel Relay", slug: "relay", category: "utilities", price: 9.5, description: "Remote desktop relay with end-to-end encryption. bad link Learn more" });
+    expect(relay).toMatchObject({
+      name: "Kestrel Relay",
+      slug: "relay",
+      category: "utilities",
+      price: 9.5,
+      description: "Remote desktop relay with end-to-end encryption. bad link Learn more",
+    });
     expect(relay?.descriptionHtml).toContain("<strong>end-to-end encryption</strong>");
     expect(relay?.descriptionHtml).not.toMatch(/script|javascript:/);
-    expect(relay?.descriptionHtml).toContain('<a href="https://example.com/relay" rel="noopener noreferrer nofollow" target="_blank">');
+    expect(relay?.descriptionHtml).toContain(
+      '<a href="https://example.com/relay" rel="noopener noreferrer nofollow" target="_blank">',
+    );
     expect(relay?.cardImage.src).toBe("/images/products/shop-product-card.svg");
     expect(overlayDrift(snapshot, [...overlay, { id: 999 }])).toEqual(["product 999: the shop has no such product"]);
   });
@@ -153,7 +199,9 @@ describe.each(dialects)("catalogue sync on %s", (dialect) => {
     const lifetime = latest?.snapshot.products.find((p) => p.id === 446894)?.variants.find((v) => v.id === 653023);
     expect(lifetime).toMatchObject({ priceCents: 24900, stock: 0 });
     // One product read again, not the whole shop.
-    expect(shop.requests.slice(requestsBefore).map((r) => r.path)).toEqual([`/v1/shops/${shop.shopId}/products/446894`]);
+    expect(shop.requests.slice(requestsBefore).map((r) => r.path)).toEqual([
+      `/v1/shops/${shop.shopId}/products/446894`,
+    ]);
   });
 
   it("keeps the last good catalogue while the shop is down, and retries", async () => {

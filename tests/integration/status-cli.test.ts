@@ -41,7 +41,12 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual([
       // Uptime is computed: nothing but operational time has been recorded since the seed.
-      expect.objectContaining({ name: "Kestrel Vault", status: "operational", storedStatus: "operational", uptime: "100.00" }),
+      expect.objectContaining({
+        name: "Kestrel Vault",
+        status: "operational",
+        storedStatus: "operational",
+        uptime: "100.00",
+      }),
       expect.objectContaining({ name: "Kestrel Sandbox", status: "operational", uptime: "100.00" }),
     ]);
   });
@@ -57,7 +62,11 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
       ["Kestrel Vault", "outage", "x"],
       ["Kestrel Sandbox", "outage", "x"],
     ]);
-    const changes = await database.handle.db.selectFrom("status_changes").select(["name", "status", "source"]).orderBy("id").execute();
+    const changes = await database.handle.db
+      .selectFrom("status_changes")
+      .select(["name", "status", "source"])
+      .orderBy("id")
+      .execute();
     expect(changes).toEqual([
       { name: "Kestrel Vault", status: "operational", source: "seed" },
       { name: "Kestrel Sandbox", status: "operational", source: "seed" },
@@ -76,7 +85,10 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
     [["set", "vault", "operational", "--uptime", "99.9"], /Uptime is computed from the recorded status history/],
   ])("status %j fails with a clear message and a non-zero exit, changing nothing", async (argv, message) => {
     // The stored rows and the history, not the computed figures (uptime moves on with the clock).
-    const stored = async () => [await database.handle.db.selectFrom("status_entries").selectAll().execute(), await database.handle.db.selectFrom("status_changes").selectAll().execute()];
+    const stored = async () => [
+      await database.handle.db.selectFrom("status_entries").selectAll().execute(),
+      await database.handle.db.selectFrom("status_changes").selectAll().execute(),
+    ];
     const before = await stored();
     const { code, stderr } = await run(statusCommand, argv, database.handle.db);
     expect(code).not.toBe(0);
@@ -91,7 +103,11 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
   });
 
   it("incidents add, list and resolve; only open ones reach the status page", async () => {
-    const added = await run(incidentsCommand, ["add", "--title", "Licence server slow", "--body", "We are investigating.", "--json"], database.handle.db);
+    const added = await run(
+      incidentsCommand,
+      ["add", "--title", "Licence server slow", "--body", "We are investigating.", "--json"],
+      database.handle.db,
+    );
     expect(added.code).toBe(0);
     const incident = JSON.parse(added.stdout) as { id: number; resolvedAt: string | null };
     expect(incident.resolvedAt).toBeNull();
@@ -102,34 +118,76 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
 
     const resolved = await run(incidentsCommand, ["resolve", String(incident.id), "--json"], database.handle.db);
     expect(resolved.code).toBe(0);
-    expect(JSON.parse(resolved.stdout)).toMatchObject({ id: incident.id, alreadyResolved: false, resolvedAt: expect.any(String) });
+    expect(JSON.parse(resolved.stdout)).toMatchObject({
+      id: incident.id,
+      alreadyResolved: false,
+      resolvedAt: expect.any(String),
+    });
     expect(await listOpenIncidents(database.handle.db)).toEqual([]);
     expect((await run(incidentsCommand, ["list"], database.handle.db)).stdout).toBe("No open incidents.");
-    expect(JSON.parse((await run(incidentsCommand, ["list", "--all", "--json"], database.handle.db)).stdout)).toHaveLength(1);
+    expect(
+      JSON.parse((await run(incidentsCommand, ["list", "--all", "--json"], database.handle.db)).stdout),
+    ).toHaveLength(1);
 
     const again = await run(incidentsCommand, ["resolve", String(incident.id)], database.handle.db);
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining("already resolved") });
   });
 
   it("incidents add names products, update walks the statuses, show prints every update", async () => {
-    const added = await run(incidentsCommand, ["add", "--title", "Vault sync slow", "--body", "Looking.", "--product", "vault", "--product", "Kestrel Sandbox", "--json"], database.handle.db);
+    const added = await run(
+      incidentsCommand,
+      [
+        "add",
+        "--title",
+        "Vault sync slow",
+        "--body",
+        "Looking.",
+        "--product",
+        "vault",
+        "--product",
+        "Kestrel Sandbox",
+        "--json",
+      ],
+      database.handle.db,
+    );
     expect(added.code, added.stderr).toBe(0);
-    const { id, products: named, status } = JSON.parse(added.stdout) as { id: number; products: string[]; status: string };
+    const {
+      id,
+      products: named,
+      status,
+    } = JSON.parse(added.stdout) as { id: number; products: string[]; status: string };
     expect([named, status]).toEqual([["Kestrel Vault", "Kestrel Sandbox"], "investigating"]);
     for (const next of ["identified", "monitoring"]) {
-      const updated = await run(incidentsCommand, ["update", String(id), "--status", next, "--body", `Now ${next}.`], database.handle.db);
+      const updated = await run(
+        incidentsCommand,
+        ["update", String(id), "--status", next, "--body", `Now ${next}.`],
+        database.handle.db,
+      );
       expect(updated).toMatchObject({ code: 0, stdout: `Incident ${id} is now ${next}: Vault sync slow` });
     }
     const shown = await run(incidentsCommand, ["show", String(id)], database.handle.db);
     expect(shown.stdout).toContain(`Page:      /status/incidents/${id}`);
-    expect(shown.stdout.indexOf("monitoring: Now monitoring.")).toBeLessThan(shown.stdout.indexOf("investigating: Looking."));
-    const resolved = await run(incidentsCommand, ["resolve", String(id), "--body", "Replica replaced.", "--json"], database.handle.db);
-    expect(JSON.parse(resolved.stdout)).toMatchObject({ status: "resolved", body: "Replica replaced.", alreadyResolved: false });
+    expect(shown.stdout.indexOf("monitoring: Now monitoring.")).toBeLessThan(
+      shown.stdout.indexOf("investigating: Looking."),
+    );
+    const resolved = await run(
+      incidentsCommand,
+      ["resolve", String(id), "--body", "Replica replaced.", "--json"],
+      database.handle.db,
+    );
+    expect(JSON.parse(resolved.stdout)).toMatchObject({
+      status: "resolved",
+      body: "Replica replaced.",
+      alreadyResolved: false,
+    });
     expect((await listOpenIncidents(database.handle.db)).map((i) => i.id)).not.toContain(id);
   });
 
   it.each([
-    [["update", "1", "--status", "sideways", "--body", "x"], /Unknown incident status "sideways": expected one of investigating, identified, monitoring, resolved/],
+    [
+      ["update", "1", "--status", "sideways", "--body", "x"],
+      /Unknown incident status "sideways": expected one of investigating, identified, monitoring, resolved/,
+    ],
     [["update", "1", "--body", "x"], /needs --status and --body/],
     [["add", "--title", "t", "--body", "b", "--product", "Kestrel Nothing"], /Unknown product "Kestrel Nothing"/],
     [["add", "--title", "t", "--body", "b", "--status", "resolved"], /cannot start resolved/],
@@ -150,12 +208,33 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
   it("the real CLI entry (npm run cli) works against this database as a child process", { timeout: 90_000 }, () => {
     const env = { ...process.env, LOG_LEVEL: "warn", DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? "" };
     const tsx = path.join(root, "node_modules/.bin/tsx");
-    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
+    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational"], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      timeout: 25_000,
+    });
     expect(set.status, set.stderr).toBe(0);
-    const list = spawnSync(tsx, ["cli/index.ts", "status", "list", "--json"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
+    const list = spawnSync(tsx, ["cli/index.ts", "status", "list", "--json"], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      timeout: 25_000,
+    });
     expect(list.status, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ name: "Kestrel Vault", status: "operational", uptime: expect.stringMatching(/^\d{1,3}\.\d\d$/) }));
-    const bad = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "sideways"], { cwd: root, env, encoding: "utf8", timeout: 25_000 });
+    expect(JSON.parse(list.stdout)).toContainEqual(
+      expect.objectContaining({
+        name: "Kestrel Vault",
+        status: "operational",
+        uptime: expect.stringMatching(/^\d{1,3}\.\d\d$/),
+      }),
+    );
+    const bad = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "sideways"], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      timeout: 25_000,
+    });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('Unknown status "sideways"');
   });

@@ -2,12 +2,22 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setProductStatus } from "~/features/status/status-admin.server";
-import { type ProbeOptions, type ProbeResult, type ProbeTarget, type StatusAlert, recordProbeResult, startStatusProbes } from "~/features/status/status-probes.server";
+import {
+  type ProbeOptions,
+  type ProbeResult,
+  type ProbeTarget,
+  type StatusAlert,
+  recordProbeResult,
+  startStatusProbes,
+} from "~/features/status/status-probes.server";
 import { loadIncident, seedStatusEntries } from "~/features/status/status.server";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
 
 const dialects = await testDialects();
-const VAULT: ProbeTarget = { name: "Kestrel Vault", probe: { url: "http://127.0.0.1:9/health", expectStatus: 200, intervalSeconds: 60, timeoutSeconds: 5 } };
+const VAULT: ProbeTarget = {
+  name: "Kestrel Vault",
+  probe: { url: "http://127.0.0.1:9/health", expectStatus: 200, intervalSeconds: 60, timeoutSeconds: 5 },
+};
 const GAP_MS = 10 * 60_000;
 const ok: ProbeResult = { ok: true, latencyMs: 12, detail: "HTTP 200" };
 const down: ProbeResult = { ok: false, latencyMs: 40, detail: "HTTP 503, expected 200" };
@@ -23,9 +33,20 @@ describe.each(dialects)("probe transitions on %s", (dialect) => {
     clock += 60_000;
     await recordProbeResult(options, VAULT, result, at());
   };
-  const status = async () => (await database.handle.db.selectFrom("status_entries").select("status").where("name", "=", VAULT.name).executeTakeFirstOrThrow()).status;
+  const status = async () =>
+    (
+      await database.handle.db
+        .selectFrom("status_entries")
+        .select("status")
+        .where("name", "=", VAULT.name)
+        .executeTakeFirstOrThrow()
+    ).status;
   const probeIncident = async () => {
-    const row = await database.handle.db.selectFrom("status_probes").select("incident_id").where("name", "=", VAULT.name).executeTakeFirst();
+    const row = await database.handle.db
+      .selectFrom("status_probes")
+      .select("incident_id")
+      .where("name", "=", VAULT.name)
+      .executeTakeFirst();
     return row?.incident_id ? loadIncident(database.handle.db, row.incident_id) : undefined;
   };
 
@@ -37,11 +58,18 @@ describe.each(dialects)("probe transitions on %s", (dialect) => {
   });
   beforeEach(async () => {
     const { db } = database.handle;
-    for (const table of ["status_probes", "incident_updates", "incidents", "status_changes", "status_entries"] as const) await db.deleteFrom(table).execute();
+    for (const table of ["status_probes", "incident_updates", "incidents", "status_changes", "status_entries"] as const)
+      await db.deleteFrom(table).execute();
     clock = Date.parse("2026-11-24T10:00:00.000Z");
     await seedStatusEntries(db, [{ name: VAULT.name, status: "operational" }], { now: at() });
     alerts = [];
-    options = { db, targets: [VAULT], publicUrl: "https://shop.example", alertGapMs: GAP_MS, alert: async (alert) => alerts.push(alert) };
+    options = {
+      db,
+      targets: [VAULT],
+      publicUrl: "https://shop.example",
+      alertGapMs: GAP_MS,
+      alert: async (alert) => alerts.push(alert),
+    };
   });
 
   it("3 failures in a row set outage and open an incident; 2 successes set it back and resolve it; one alert each", async () => {
@@ -51,8 +79,18 @@ describe.each(dialects)("probe transitions on %s", (dialect) => {
     await record(down);
     expect(await status()).toBe("outage");
     const opened = await probeIncident();
-    expect(opened).toMatchObject({ title: "Kestrel Vault is not responding", status: "investigating", products: ["Kestrel Vault"] });
-    expect(alerts).toEqual([["Kestrel Vault is down", "3 checks in a row failed; last: HTTP 503, expected 200.", `https://shop.example/status/incidents/${opened?.id}`]]);
+    expect(opened).toMatchObject({
+      title: "Kestrel Vault is not responding",
+      status: "investigating",
+      products: ["Kestrel Vault"],
+    });
+    expect(alerts).toEqual([
+      [
+        "Kestrel Vault is down",
+        "3 checks in a row failed; last: HTTP 503, expected 200.",
+        `https://shop.example/status/incidents/${opened?.id}`,
+      ],
+    ]);
 
     await record(ok);
     expect(await status()).toBe("outage");
@@ -61,7 +99,11 @@ describe.each(dialects)("probe transitions on %s", (dialect) => {
     expect(await status()).toBe("operational");
     expect(await probeIncident()).toMatchObject({ status: "resolved", resolvedAt: at().toISOString() });
     expect(alerts.map((a) => a[0])).toEqual(["Kestrel Vault is down", "Kestrel Vault is back up"]);
-    const changes = await database.handle.db.selectFrom("status_changes").select(["status", "source"]).orderBy("id").execute();
+    const changes = await database.handle.db
+      .selectFrom("status_changes")
+      .select(["status", "source"])
+      .orderBy("id")
+      .execute();
     expect(changes).toEqual([
       { status: "operational", source: "seed" },
       { status: "outage", source: "probe" },
@@ -148,7 +190,13 @@ describe.each(dialects)("probing instances on %s", (dialect) => {
       await response.text();
       return { ok: response.ok, latencyMs: Math.round(performance.now() - started), detail: `HTTP ${response.status}` };
     };
-    const base = { db: database.handle.db, targets, publicUrl: "http://localhost", alertGapMs: 0, alert: async () => {} };
+    const base = {
+      db: database.handle.db,
+      targets,
+      publicUrl: "http://localhost",
+      alertGapMs: 0,
+      alert: async () => {},
+    };
     const stopA = startStatusProbes({ ...base, instanceId: "a", check: check("a") });
     const stopB = startStatusProbes({ ...base, instanceId: "b", check: check("b") });
     await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
@@ -158,11 +206,14 @@ describe.each(dialects)("probing instances on %s", (dialect) => {
     const stoppedAt = Date.now();
     await (leader === "a" ? stopA : stopB)();
     const follower = leader === "a" ? "b" : "a";
-    await expect.poll(() => requests.find((r) => r.instance === follower && r.start >= stoppedAt)?.start, { timeout: 10_000 }).toBeDefined();
+    await expect
+      .poll(() => requests.find((r) => r.instance === follower && r.start >= stoppedAt)?.start, { timeout: 10_000 })
+      .toBeDefined();
     const takenOver = requests.find((r) => r.instance === follower && r.start >= stoppedAt)?.start ?? 0;
     expect(takenOver - stoppedAt).toBeLessThan(2 * 500 + 250);
     await (leader === "a" ? stopB : stopA)();
     const sorted = [...requests].sort((x, y) => x.start - y.start);
-    for (let i = 1; i < sorted.length; i++) expect(sorted[i]?.start ?? 0, "checks overlapped").toBeGreaterThanOrEqual(sorted[i - 1]?.end ?? 0);
+    for (let i = 1; i < sorted.length; i++)
+      expect(sorted[i]?.start ?? 0, "checks overlapped").toBeGreaterThanOrEqual(sorted[i - 1]?.end ?? 0);
   });
 });

@@ -2,8 +2,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { channelKey, redisChannelPauses, rememberingChannelPauses } from "~/features/support-relay/channel-pauses.server";
-import { deliverDueSupportRequests, GIVE_UP_AFTER_MS, retryDelayMs, startDeliveryWorker } from "~/features/support-relay/delivery-worker.server";
+import {
+  channelKey,
+  redisChannelPauses,
+  rememberingChannelPauses,
+} from "~/features/support-relay/channel-pauses.server";
+import {
+  deliverDueSupportRequests,
+  GIVE_UP_AFTER_MS,
+  retryDelayMs,
+  startDeliveryWorker,
+} from "~/features/support-relay/delivery-worker.server";
 import {
   claimDueSupportRequests,
   findSupportRequest,
@@ -51,9 +60,14 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     const pending = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
     const parked = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: false });
     expect((await findSupportRequest(database.handle.db, pending.id))?.deliveryStatus).toBe("pending");
-    expect(await findSupportRequest(database.handle.db, parked.id)).toMatchObject({ deliveryStatus: "no_channel", answers: keyReset.answers });
+    expect(await findSupportRequest(database.handle.db, parked.id)).toMatchObject({
+      deliveryStatus: "no_channel",
+      answers: keyReset.answers,
+    });
     expect(pending.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await listSupportRequests(database.handle.db, { status: "no_channel" })).map((r) => r.id)).toEqual([parked.id]);
+    expect((await listSupportRequests(database.handle.db, { status: "no_channel" })).map((r) => r.id)).toEqual([
+      parked.id,
+    ]);
   });
 
   it("delivers a pending request once, in the exact channel format, and marks it delivered", async () => {
@@ -92,7 +106,11 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     const first = await deliverDueSupportRequests(options({ now: () => start }));
     expect(first.retrying).toEqual([request.id]);
     const afterFailure = await findSupportRequest(database.handle.db, request.id);
-    expect(afterFailure).toMatchObject({ deliveryStatus: "pending", attempts: 1, lastError: "HTTP 500: 500: Internal Server Error" });
+    expect(afterFailure).toMatchObject({
+      deliveryStatus: "pending",
+      attempts: 1,
+      lastError: "HTTP 500: 500: Internal Server Error",
+    });
     expect(Date.parse(afterFailure?.nextAttemptAt ?? "") - start.getTime()).toBe(retryDelayMs(1, () => 0.5));
     // Not due yet: nothing is sent.
     expect((await deliverDueSupportRequests(options({ now: () => start }))).delivered).toEqual([]);
@@ -122,7 +140,8 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
 
   it("holds every other request after a 429 instead of collecting more of them", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true })).id);
     receiver.queue({ kind: "429", retryAfterSeconds: 1.5 });
     const start = new Date();
     const pass = await deliverDueSupportRequests(options({ now: () => start }));
@@ -149,7 +168,10 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
         await new Promise((r) => setTimeout(r, 200));
       }
       receiver.setDefault({ kind: "204" });
-      await vi.waitFor(async () => expect(await listSupportRequests(database.handle.db, { status: "delivered" })).toHaveLength(12), { timeout: 20_000, interval: 100 });
+      await vi.waitFor(
+        async () => expect(await listSupportRequests(database.handle.db, { status: "delivered" })).toHaveLength(12),
+        { timeout: 20_000, interval: 100 },
+      );
     } finally {
       await worker.stop();
     }
@@ -174,7 +196,9 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     const otherInstance = database.open();
     try {
       const during = new Date(start.getTime() + 29_000);
-      const paused = await deliverDueSupportRequests(options({ db: otherInstance.db, workerId: "b", now: () => during }));
+      const paused = await deliverDueSupportRequests(
+        options({ db: otherInstance.db, workerId: "b", now: () => during }),
+      );
       expect(receiver.requests).toHaveLength(1);
       expect(paused.pausedUntil).toEqual(new Date(start.getTime() + 30_000));
       const after = new Date(start.getTime() + 30_000);
@@ -232,7 +256,11 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     worker.kick();
     await receiver.waitForRequests(1);
     await worker.stop();
-    expect(await findSupportRequest(database.handle.db, request.id)).toMatchObject({ deliveryStatus: "delivered", attempts: 1, claimedUntil: null });
+    expect(await findSupportRequest(database.handle.db, request.id)).toMatchObject({
+      deliveryStatus: "delivered",
+      attempts: 1,
+      claimedUntil: null,
+    });
     expect(receiver.delivered()).toHaveLength(1);
   });
 
@@ -243,15 +271,26 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     worker.kick();
     await receiver.waitForRequests(1);
     await worker.stop();
-    expect(await findSupportRequest(database.handle.db, request.id)).toMatchObject({ deliveryStatus: "pending", attempts: 0, claimedUntil: null, lastError: null });
+    expect(await findSupportRequest(database.handle.db, request.id)).toMatchObject({
+      deliveryStatus: "pending",
+      attempts: 0,
+      claimedUntil: null,
+      lastError: null,
+    });
     receiver.setDefault({ kind: "204" });
-    expect((await deliverDueSupportRequests(options({ workerId: "another-instance" }))).delivered).toEqual([request.id]);
+    expect((await deliverDueSupportRequests(options({ workerId: "another-instance" }))).delivered).toEqual([
+      request.id,
+    ]);
   });
 
   it("shows invisible and direction-changing characters to staff as visible marks", async () => {
     // Displayed with the override, this contact address reads "me@example.com".
     const spoofed = "me@\u202Emoc.elpmaxe";
-    await insertSupportRequest(database.handle.db, { category: "Key Reset", answers: ["Kestrel Vault", "New\u200BPC", spoofed] }, { channelConfigured: true });
+    await insertSupportRequest(
+      database.handle.db,
+      { category: "Key Reset", answers: ["Kestrel Vault", "New\u200BPC", spoofed] },
+      { channelConfigured: true },
+    );
     await deliverDueSupportRequests(options());
     const [received] = receiver.requests;
     expect(received?.answer).toBe("204");
@@ -263,7 +302,11 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
 
   it("delivers four 900-character answers full of Markdown whole", async () => {
     const answers = ["*a", "_b", "[c", "`d"].map((pair) => pair.repeat(450));
-    const request = await insertSupportRequest(database.handle.db, { category: "Product Support", answers }, { channelConfigured: true });
+    const request = await insertSupportRequest(
+      database.handle.db,
+      { category: "Product Support", answers },
+      { channelConfigured: true },
+    );
     expect((await deliverDueSupportRequests(options())).delivered).toEqual([request.id]);
     const [received] = receiver.requests;
     expect(received?.problems).toEqual([]);
@@ -292,7 +335,10 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     receiver.queue({ kind: "400", message: "Invalid Form Body" });
     const pass = await deliverDueSupportRequests(options());
     expect(pass.failed).toEqual([request.id]);
-    expect(await findSupportRequest(database.handle.db, request.id)).toMatchObject({ deliveryStatus: "failed", lastError: "HTTP 400: Invalid Form Body" });
+    expect(await findSupportRequest(database.handle.db, request.id)).toMatchObject({
+      deliveryStatus: "failed",
+      lastError: "HTTP 400: Invalid Form Body",
+    });
   });
 
   it("retries after a timeout and gives up after 24 h of failures", async () => {
@@ -301,7 +347,11 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     const start = new Date();
     await deliverDueSupportRequests(options({ now: () => start, timeoutMs: 200 }));
     const stored = await findSupportRequest(database.handle.db, request.id);
-    expect(stored).toMatchObject({ deliveryStatus: "pending", lastError: "timed out or aborted", firstFailedAt: start.toISOString() });
+    expect(stored).toMatchObject({
+      deliveryStatus: "pending",
+      lastError: "timed out or aborted",
+      firstFailedAt: start.toISOString(),
+    });
     receiver.setDefault({ kind: "500" });
     const dayLater = new Date(start.getTime() + GIVE_UP_AFTER_MS);
     const pass = await deliverDueSupportRequests(options({ now: () => dayLater }));
@@ -325,16 +375,29 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
   it("lets a claim expire so a crashed worker's request is picked up again", async () => {
     const request = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
     const now = new Date();
-    const claimed = await claimDueSupportRequests(database.handle.db, dialect, { workerId: "crashed", limit: 10, leaseMs: 30_000, now });
+    const claimed = await claimDueSupportRequests(database.handle.db, dialect, {
+      workerId: "crashed",
+      limit: 10,
+      leaseMs: 30_000,
+      now,
+    });
     expect(claimed.map((r) => r.id)).toEqual([request.id]);
-    expect(await claimDueSupportRequests(database.handle.db, dialect, { workerId: "other", limit: 10, leaseMs: 30_000, now })).toEqual([]);
+    expect(
+      await claimDueSupportRequests(database.handle.db, dialect, {
+        workerId: "other",
+        limit: 10,
+        leaseMs: 30_000,
+        now,
+      }),
+    ).toEqual([]);
     const afterLease = new Date(now.getTime() + 30_001);
     expect((await deliverDueSupportRequests(options({ now: () => afterLease }))).delivered).toEqual([request.id]);
   });
 
   it("never sends a request twice when two workers with their own connections run side by side", async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 30; i++) ids.add((await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true })).id);
+    for (let i = 0; i < 30; i++)
+      ids.add((await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true })).id);
     const second = database.open();
     const [a, b] = await Promise.all([
       deliverDueSupportRequests(options({ workerId: "a" })),
@@ -349,7 +412,8 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
   });
 
   it("counts posts by outcome and 429 pauses, and reads the outbox depth by delivery status", async () => {
-    const attempts = async (outcome: string) => (await supportDeliveryAttempts.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    const attempts = async (outcome: string) =>
+      (await supportDeliveryAttempts.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
     const pauses = async () => (await supportChannelPauses.get()).values[0]?.value ?? 0;
     const outcomes = ["delivered", "retry", "rate_limited", "failed"];
     const before = await Promise.all([...outcomes.map(attempts), pauses()]);
@@ -378,7 +442,9 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
     const done = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
     await deliverDueSupportRequests(options());
     expect(await requeueSupportRequests(database.handle.db, { id: done.id })).toEqual([]);
-    expect((await requeueSupportRequests(database.handle.db, { allUndelivered: true })).sort()).toEqual([parked.id, rejected.id].sort());
+    expect((await requeueSupportRequests(database.handle.db, { allUndelivered: true })).sort()).toEqual(
+      [parked.id, rejected.id].sort(),
+    );
     const pass = await deliverDueSupportRequests(options());
     expect(pass.delivered.sort()).toEqual([parked.id, rejected.id].sort());
     expect(receiver.delivered()).toHaveLength(3);
@@ -387,71 +453,94 @@ describe.each(dialects)("support outbox on %s", (dialect) => {
 
 const REDIS_SERVER = "/usr/bin/redis-server";
 
-describe.skipIf(!fs.existsSync(REDIS_SERVER))("support delivery pauses shared through Redis (skipped without /usr/bin/redis-server)", () => {
-  let server: ChildProcess;
-  let port: number;
-  const clients: Redis[] = [];
-  let database: TestDatabase;
-  let receiver: ChatWebhookReceiver;
+describe.skipIf(!fs.existsSync(REDIS_SERVER))(
+  "support delivery pauses shared through Redis (skipped without /usr/bin/redis-server)",
+  () => {
+    let server: ChildProcess;
+    let port: number;
+    const clients: Redis[] = [];
+    let database: TestDatabase;
+    let receiver: ChatWebhookReceiver;
 
-  const connect = async () => {
-    const client = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => null });
-    // Refusals while redis-server starts surface through connect() below, not as stray error events.
-    client.on("error", () => {});
-    await vi.waitFor(() => client.connect(), { timeout: 10_000, interval: 100 });
-    clients.push(client);
-    return client;
-  };
+    const connect = async () => {
+      const client = new Redis({
+        port,
+        host: "127.0.0.1",
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        retryStrategy: () => null,
+      });
+      // Refusals while redis-server starts surface through connect() below, not as stray error events.
+      client.on("error", () => {});
+      await vi.waitFor(() => client.connect(), { timeout: 10_000, interval: 100 });
+      clients.push(client);
+      return client;
+    };
 
-  beforeAll(async () => {
-    port = await freePort();
-    server = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    database = await createTestDatabase((await testDialects()).includes("postgres") ? "postgres" : "sqlite");
-    receiver = await startChatWebhookReceiver();
-  });
-  afterAll(async () => {
-    for (const client of clients) client.disconnect();
-    server?.kill();
-    await receiver?.close();
-    await database?.drop();
-  });
-
-  it("a second instance sharing Redis honours the first one's pause", async () => {
-    const [redisA, redisB] = [await connect(), await connect()];
-    const options = (extra: Partial<Parameters<typeof deliverDueSupportRequests>[0]>) => ({
-      db: database.handle.db,
-      dialect: database.handle.dialect,
-      webhookUrl: receiver.url,
-      ...extra,
+    beforeAll(async () => {
+      port = await freePort();
+      server = spawn(
+        REDIS_SERVER,
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        { stdio: "ignore" },
+      );
+      database = await createTestDatabase((await testDialects()).includes("postgres") ? "postgres" : "sqlite");
+      receiver = await startChatWebhookReceiver();
     });
-    const first = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
-    const start = new Date();
-    receiver.queue({ kind: "429", retryAfterSeconds: 30 });
-    await deliverDueSupportRequests(options({ workerId: "a", now: () => start, pauses: rememberingChannelPauses(redisChannelPauses(redisA)) }));
-    expect(receiver.requests).toHaveLength(1);
-    // The pause lives in Redis (until it ends), not in the database.
-    expect(await redisB.pttl(`kestrel:channel-pause:${channelKey(receiver.url)}`)).toBeGreaterThan(20_000);
-    expect(await database.handle.db.selectFrom("channel_pauses").selectAll().execute()).toEqual([]);
+    afterAll(async () => {
+      for (const client of clients) client.disconnect();
+      server?.kill();
+      await receiver?.close();
+      await database?.drop();
+    });
 
-    const second = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
-    const otherInstance = { pauses: rememberingChannelPauses(redisChannelPauses(redisB)), workerId: "b" };
-    const during = new Date(start.getTime() + 29_000);
-    const paused = await deliverDueSupportRequests(options({ ...otherInstance, now: () => during }));
-    expect(receiver.requests).toHaveLength(1);
-    expect(paused.pausedUntil).toEqual(new Date(start.getTime() + 30_000));
-    const after = new Date(start.getTime() + 30_000);
-    const pass = await deliverDueSupportRequests(options({ ...otherInstance, now: () => after }));
-    expect(pass.delivered.sort()).toEqual([first.id, second.id].sort());
-  });
+    it("a second instance sharing Redis honours the first one's pause", async () => {
+      const [redisA, redisB] = [await connect(), await connect()];
+      const options = (extra: Partial<Parameters<typeof deliverDueSupportRequests>[0]>) => ({
+        db: database.handle.db,
+        dialect: database.handle.dialect,
+        webhookUrl: receiver.url,
+        ...extra,
+      });
+      const first = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
+      const start = new Date();
+      receiver.queue({ kind: "429", retryAfterSeconds: 30 });
+      await deliverDueSupportRequests(
+        options({ workerId: "a", now: () => start, pauses: rememberingChannelPauses(redisChannelPauses(redisA)) }),
+      );
+      expect(receiver.requests).toHaveLength(1);
+      // The pause lives in Redis (until it ends), not in the database.
+      expect(await redisB.pttl(`kestrel:channel-pause:${channelKey(receiver.url)}`)).toBeGreaterThan(20_000);
+      expect(await database.handle.db.selectFrom("channel_pauses").selectAll().execute()).toEqual([]);
 
-  it("keeps the worker that saw the 429 paused while Redis cannot answer", async () => {
-    const down = new Redis({ port: 1, host: "127.0.0.1", lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    down.on("error", () => {});
-    const pauses = rememberingChannelPauses(redisChannelPauses(down));
-    const now = new Date();
-    await pauses.pause("channel", new Date(now.getTime() + 5_000), now);
-    expect(await pauses.pausedUntil("channel", now)).toEqual(new Date(now.getTime() + 5_000));
-    expect(await pauses.pausedUntil("channel", new Date(now.getTime() + 5_000))).toBeNull();
-    down.disconnect();
-  });
-});
+      const second = await insertSupportRequest(database.handle.db, keyReset, { channelConfigured: true });
+      const otherInstance = { pauses: rememberingChannelPauses(redisChannelPauses(redisB)), workerId: "b" };
+      const during = new Date(start.getTime() + 29_000);
+      const paused = await deliverDueSupportRequests(options({ ...otherInstance, now: () => during }));
+      expect(receiver.requests).toHaveLength(1);
+      expect(paused.pausedUntil).toEqual(new Date(start.getTime() + 30_000));
+      const after = new Date(start.getTime() + 30_000);
+      const pass = await deliverDueSupportRequests(options({ ...otherInstance, now: () => after }));
+      expect(pass.delivered.sort()).toEqual([first.id, second.id].sort());
+    });
+
+    it("keeps the worker that saw the 429 paused while Redis cannot answer", async () => {
+      const down = new Redis({
+        port: 1,
+        host: "127.0.0.1",
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      down.on("error", () => {});
+      const pauses = rememberingChannelPauses(redisChannelPauses(down));
+      const now = new Date();
+      await pauses.pause("channel", new Date(now.getTime() + 5_000), now);
+      expect(await pauses.pausedUntil("channel", now)).toEqual(new Date(now.getTime() + 5_000));
+      expect(await pauses.pausedUntil("channel", new Date(now.getTime() + 5_000))).toBeNull();
+      down.disconnect();
+    });
+  },
+);

@@ -33,7 +33,9 @@ export function makeDataDir(prefix = "kestrel-test-"): string {
 }
 
 /** Starts the built production server (`node server.ts`) on 127.0.0.1 with its own data dir and env. */
-export async function startAppServer(options: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<AppServer> {
+export async function startAppServer(
+  options: { env?: Record<string, string>; dataDir?: string; port?: number } = {},
+): Promise<AppServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? makeDataDir();
   const root = path.resolve(import.meta.dirname, "../..");
@@ -69,7 +71,10 @@ export async function startAppServer(options: { env?: Record<string, string>; da
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const waitExit = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+  const waitExit = () =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve()),
+    );
   return {
     url,
     port,

@@ -27,7 +27,14 @@ export function parseComposeYaml(source: string): YamlValue {
       return value;
     }
     if (raw.startsWith('"') || raw.startsWith("[")) return JSON.parse(raw) as YamlValue;
-    if (raw.startsWith("'") || raw.startsWith("{") || raw.startsWith("&") || raw.startsWith("|") || raw.startsWith(">") || / #/.test(raw)) {
+    if (
+      raw.startsWith("'") ||
+      raw.startsWith("{") ||
+      raw.startsWith("&") ||
+      raw.startsWith("|") ||
+      raw.startsWith(">") ||
+      / #/.test(raw)
+    ) {
       throw new Error(`line ${line.number}: YAML this reader does not take: ${raw}`);
     }
     return raw;
@@ -35,7 +42,8 @@ export function parseComposeYaml(source: string): YamlValue {
 
   const block = (indent: number): YamlValue => {
     const first = lines[at];
-    if (!first || first.indent !== indent) throw new Error(`line ${first?.number ?? "end"}: expected a block at indent ${indent}`);
+    if (!first || first.indent !== indent)
+      throw new Error(`line ${first?.number ?? "end"}: expected a block at indent ${indent}`);
     if (first.text.startsWith("- ")) {
       const list: YamlValue[] = [];
       while (lines[at] && (lines[at] as Line).indent === indent && (lines[at] as Line).text.startsWith("- ")) {

@@ -34,7 +34,10 @@ export interface TestDatabase {
 }
 
 /** A fresh, migrated database of the given dialect (`migrated: false`: empty); PostgreSQL ones get a unique database dropped afterwards. */
-export async function createTestDatabase(dialect: "sqlite" | "postgres", { migrated = true } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  dialect: "sqlite" | "postgres",
+  { migrated = true } = {},
+): Promise<TestDatabase> {
   const dataDir = makeDataDir("kestrel-db-");
   if (dialect === "sqlite") {
     const open = () => openDatabase({ dataDir });

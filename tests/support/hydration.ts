@@ -10,7 +10,9 @@ export async function gotoHydrated(page: Page, path: string) {
   const response = await page.goto(path);
   await page.waitForLoadState("load");
   await page.waitForFunction(() => "__reactRouterRouteModules" in window);
-  await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))),
+  );
   return response;
 }
 

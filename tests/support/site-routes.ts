@@ -5,7 +5,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** Every page a visitor can reach (the sitemap's pages, the success page and a 404), for sweeps over all routes. */
 export function allPagePaths(): string[] {
-  const products = JSON.parse(fs.readFileSync(path.join(root, "content/products.json"), "utf8")) as Array<{ id: number }>;
+  const products = JSON.parse(fs.readFileSync(path.join(root, "content/products.json"), "utf8")) as Array<{
+    id: number;
+  }>;
   return [
     "/",
     "/products",

@@ -1,10 +1,20 @@
 import type { ReactNode } from "react";
 
 /** The heading block at the top of every content page. */
-export function PageHeader({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <header className="mb-10 text-center">
-      <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">{title}</h1>
+      <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">
+        {title}
+      </h1>
       {description ? <p className="mx-auto mt-3 max-w-2xl text-slate-300">{description}</p> : null}
       {children}
     </header>

@@ -26,15 +26,25 @@ export async function solveCaptcha(challengeUrl = CAPTCHA_CHALLENGE_URL, signal?
   signal?.addEventListener("abort", () => controller.abort(), { once: true });
   if (isV2Challenge(challenge)) {
     const { expiresAt } = challenge.parameters;
-    const solution = await solveChallengeWorkers({ challenge, concurrency: 1, controller, createWorker: () => new ProofOfWorkWorker() });
-    if (!solution) throw new Error(signal?.aborted ? "Captcha solving was cancelled" : "Captcha challenge has no solution");
-    return { payload: v2Payload(challenge, solution), expiresAt: typeof expiresAt === "number" ? expiresAt : undefined };
+    const solution = await solveChallengeWorkers({
+      challenge,
+      concurrency: 1,
+      controller,
+      createWorker: () => new ProofOfWorkWorker(),
+    });
+    if (!solution)
+      throw new Error(signal?.aborted ? "Captcha solving was cancelled" : "Captcha challenge has no solution");
+    return {
+      payload: v2Payload(challenge, solution),
+      expiresAt: typeof expiresAt === "number" ? expiresAt : undefined,
+    };
   }
   if (isV1Challenge(challenge)) {
     const solving = solveV1Challenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber);
     controller.signal.addEventListener("abort", () => solving.controller.abort(), { once: true });
     const solution = await solving.promise;
-    if (!solution) throw new Error(signal?.aborted ? "Captcha solving was cancelled" : "Captcha challenge has no solution");
+    if (!solution)
+      throw new Error(signal?.aborted ? "Captcha solving was cancelled" : "Captcha challenge has no solution");
     return { payload: v1Payload(challenge, solution) };
   }
   throw new Error("Captcha challenge is not one this page can solve");

@@ -93,9 +93,13 @@ export function createCaptcha({ hmacKey, store, counterRange = [2_000, 10_000], 
       }
       if (result.expired) return { ok: false, reason: "expired" };
       if (!result.verified) return { ok: false, reason: "invalid" };
-      const expiresAt = new Date((payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_SECONDS) * 1000);
+      const expiresAt = new Date(
+        (payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_SECONDS) * 1000,
+      );
       // Only verified payloads are recorded, so garbage cannot fill the store.
-      return (await store.markSpent(payload.challenge.signature, expiresAt)) ? { ok: true } : { ok: false, reason: "reused" };
+      return (await store.markSpent(payload.challenge.signature, expiresAt))
+        ? { ok: true }
+        : { ok: false, reason: "reused" };
     },
   };
 }
@@ -107,7 +111,10 @@ export function redisWithDatabaseFallback(redis: SpentPayloadStore, database: Sp
       try {
         return await redis.markSpent(signature, expiresAt);
       } catch (error) {
-        logger.warn({ err: { message: (error as Error).message } }, "captcha replay store: redis unavailable, using the database");
+        logger.warn(
+          { err: { message: (error as Error).message } },
+          "captcha replay store: redis unavailable, using the database",
+        );
         return database.markSpent(signature, expiresAt);
       }
     },

@@ -31,7 +31,8 @@ export const MAX_CAPTCHA_PAYLOAD_LENGTH = 4096;
 
 /** Decodes a widget payload; undefined when it is not base64 JSON of the expected shape. */
 export function decodeCaptchaPayload(payload: unknown): CaptchaPayload | undefined {
-  if (typeof payload !== "string" || payload.length === 0 || payload.length > MAX_CAPTCHA_PAYLOAD_LENGTH) return undefined;
+  if (typeof payload !== "string" || payload.length === 0 || payload.length > MAX_CAPTCHA_PAYLOAD_LENGTH)
+    return undefined;
   try {
     const parsed = captchaPayloadSchema.safeParse(JSON.parse(Buffer.from(payload, "base64").toString("utf8")));
     return parsed.success ? parsed.data : undefined;

@@ -7,5 +7,7 @@ import { handler } from "altcha-lib/workers/shared";
 
 handler({
   deriveKey: (parameters: ChallengeParameters, salt: Uint8Array, password: Uint8Array) =>
-    parameters.algorithm.startsWith("PBKDF2/") ? derivePbkdf2Key(parameters, salt, password) : deriveShaKey(parameters, salt, password),
+    parameters.algorithm.startsWith("PBKDF2/")
+      ? derivePbkdf2Key(parameters, salt, password)
+      : deriveShaKey(parameters, salt, password),
 });

@@ -34,7 +34,11 @@ export function useCaptcha(challengeUrl: string): CaptchaHandle {
         if (controller.signal.aborted) return;
         setPayload(solved.payload);
         // A solved challenge expires after 10 minutes on an idle page: solve a new one before the buyer needs it.
-        if (solved.expiresAt !== undefined) renewTimer = window.setTimeout(refresh, Math.max(0, solved.expiresAt * 1000 - Date.now() - RENEW_BEFORE_EXPIRY_MS));
+        if (solved.expiresAt !== undefined)
+          renewTimer = window.setTimeout(
+            refresh,
+            Math.max(0, solved.expiresAt * 1000 - Date.now() - RENEW_BEFORE_EXPIRY_MS),
+          );
       },
       () => {
         if (!controller.signal.aborted) failed.current = true;

@@ -3,7 +3,14 @@ import { Form, Link, useNavigate } from "react-router";
 import { ChevronDownIcon, FilterIcon, SearchIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { CategoryFacet } from "./catalogue-query.server";
-import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters, SORT_LABELS } from "./filtering";
+import {
+  CATALOG_SORTS,
+  type CatalogFilters,
+  type CatalogSort,
+  catalogSearch,
+  parseFilters,
+  SORT_LABELS,
+} from "./filtering";
 
 /** Typing pauses this long before the results (and the URL) follow. */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -12,7 +19,19 @@ const inputClass =
   "w-full rounded-lg border border-white/15 bg-slate-900 px-3 py-2 text-slate-100 placeholder:text-slate-400 focus:border-sky-400 focus-visible:outline-sky-300";
 
 /** One end of the base-price range (dollars; empty means no bound). */
-function PriceBoundInput({ label, name, placeholder, value, onChange }: { label: string; name: "min" | "max"; placeholder: string; value: string; onChange(value: string): void }) {
+function PriceBoundInput({
+  label,
+  name,
+  placeholder,
+  value,
+  onChange,
+}: {
+  label: string;
+  name: "min" | "max";
+  placeholder: string;
+  value: string;
+  onChange(value: string): void;
+}) {
   return (
     <label className="text-sm text-slate-300">
       {label}
@@ -40,7 +59,13 @@ interface Draft {
 }
 
 function draftFrom(filters: CatalogFilters, sort: CatalogSort): Draft {
-  return { q: filters.q, categories: filters.categories, min: filters.min?.toString() ?? "", max: filters.max?.toString() ?? "", sort };
+  return {
+    q: filters.q,
+    categories: filters.categories,
+    min: filters.min?.toString() ?? "",
+    max: filters.max?.toString() ?? "",
+    sort,
+  };
 }
 
 /** The canonical search for the inputs; any change goes back to the first page. */
@@ -140,7 +165,14 @@ export function CatalogFilterForm({
 
   const activeCount = filters.categories.length + (filters.min !== null ? 1 : 0) + (filters.max !== null ? 1 : 0);
   return (
-    <Form method="get" action="/products" role="search" aria-label="Filter products" onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start">
+    <Form
+      method="get"
+      action="/products"
+      role="search"
+      aria-label="Filter products"
+      onSubmit={onSubmit}
+      className="flex flex-col gap-3 sm:flex-row sm:items-start"
+    >
       <div className="relative flex-1">
         <label htmlFor="catalog-search" className="sr-only">
           Search products
@@ -162,7 +194,13 @@ export function CatalogFilterForm({
         <label htmlFor="catalog-sort" className="shrink-0 text-sm text-slate-300">
           Sort by
         </label>
-        <select id="catalog-sort" name="sort" value={draft.sort} onChange={(e) => changeSort(e.target.value)} className={`${inputClass} py-2.5 sm:w-auto`}>
+        <select
+          id="catalog-sort"
+          name="sort"
+          value={draft.sort}
+          onChange={(e) => changeSort(e.target.value)}
+          className={`${inputClass} py-2.5 sm:w-auto`}
+        >
           {sorts.map((value) => (
             <option key={value} value={value}>
               {value === "featured" && draft.q.trim() ? "Best match" : SORT_LABELS[value]}
@@ -175,7 +213,9 @@ export function CatalogFilterForm({
         </button>
       </div>
       <details ref={details} className="group relative">
-        <summary className={`${buttonStyles.secondary} cursor-pointer list-none py-2.5 [&::-webkit-details-marker]:hidden`}>
+        <summary
+          className={`${buttonStyles.secondary} cursor-pointer list-none py-2.5 [&::-webkit-details-marker]:hidden`}
+        >
           <FilterIcon className="size-4" />
           <span>Filters</span>
           {activeCount > 0 ? (
@@ -191,7 +231,10 @@ export function CatalogFilterForm({
             <legend className="mb-2 text-sm font-semibold text-white">Category</legend>
             <div className="space-y-1">
               {categories.map((category) => (
-                <label key={category.value} className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-slate-200 hover:bg-white/5">
+                <label
+                  key={category.value}
+                  className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-slate-200 hover:bg-white/5"
+                >
                   <input
                     type="checkbox"
                     name="category"
@@ -201,7 +244,9 @@ export function CatalogFilterForm({
                     className="size-4 accent-sky-400"
                   />
                   {category.label}
-                  <span className={`ml-auto text-xs tabular-nums ${category.count === 0 ? "text-slate-500" : "text-slate-400"}`}>
+                  <span
+                    className={`ml-auto text-xs tabular-nums ${category.count === 0 ? "text-slate-500" : "text-slate-400"}`}
+                  >
                     {category.count}
                     <span className="sr-only"> {category.count === 1 ? "product" : "products"}</span>
                   </span>
@@ -212,8 +257,20 @@ export function CatalogFilterForm({
           <fieldset className="mt-4">
             <legend className="mb-2 text-sm font-semibold text-white">Price (USD)</legend>
             <div className="grid grid-cols-2 gap-3">
-              <PriceBoundInput label="Min price" name="min" placeholder="0" value={draft.min} onChange={(min) => update({ ...draft, min })} />
-              <PriceBoundInput label="Max price" name="max" placeholder="Any" value={draft.max} onChange={(max) => update({ ...draft, max })} />
+              <PriceBoundInput
+                label="Min price"
+                name="min"
+                placeholder="0"
+                value={draft.min}
+                onChange={(min) => update({ ...draft, min })}
+              />
+              <PriceBoundInput
+                label="Max price"
+                name="max"
+                placeholder="Any"
+                value={draft.max}
+                onChange={(max) => update({ ...draft, max })}
+              />
             </div>
           </fieldset>
           <div className="mt-4 flex items-center justify-between gap-3">

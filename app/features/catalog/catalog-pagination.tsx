@@ -19,7 +19,8 @@ export function visiblePages(page: number, pageCount: number): Array<number | nu
   return pages;
 }
 
-const linkClass = "inline-flex min-w-10 items-center justify-center rounded-lg border px-3 py-2 text-sm font-semibold transition";
+const linkClass =
+  "inline-flex min-w-10 items-center justify-center rounded-lg border px-3 py-2 text-sm font-semibold transition";
 const idleClass = `${linkClass} border-white/15 text-slate-200 hover:border-sky-400/60 hover:text-white`;
 
 /**
@@ -27,7 +28,15 @@ const idleClass = `${linkClass} border-white/15 text-slate-200 hover:border-sky-
  * without JavaScript; with it they keep the scroll position and ask the page (`state.focusResults`) to move focus to
  * the results.
  */
-export function CatalogPagination({ page, pageCount, hrefOf }: { page: number; pageCount: number; hrefOf(page: number): string }) {
+export function CatalogPagination({
+  page,
+  pageCount,
+  hrefOf,
+}: {
+  page: number;
+  pageCount: number;
+  hrefOf(page: number): string;
+}) {
   if (pageCount <= 1) return null;
   const go = (target: number, label: string, rel?: string) => (
     <Link to={hrefOf(target)} rel={rel} preventScrollReset state={{ focusResults: true }} className={idleClass}>

@@ -14,7 +14,6 @@ export const durationSchema = z.object({
 });
 export type Duration = z.infer<typeof durationSchema>;
 
-
 export const productSchema = z.object({
   id: z.number({ message: "expected a product id (integer)" }).int().positive(),
   slug: z.string().regex(/^[a-z0-9-]+$/, { message: "expected a lowercase slug" }),
@@ -39,7 +38,10 @@ export const productSchema = z.object({
   isFeatured: z.boolean().default(false),
   shopUrl: z.url({ message: "expected an absolute URL" }).nullable().default(null),
   /** ISO 4217 code of the prices (the shop's currency). */
-  currency: z.string().regex(/^[A-Z]{3}$/, { message: "expected a currency code like USD" }).default("USD"),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { message: "expected a currency code like USD" })
+    .default("USD"),
   /** Keys sold, as the connected shop counts them (the `popular` sort). */
   sold: z.number().int().nonnegative().optional(),
   /** The shop's own description, sanitised HTML, shown when the content adds no description of its own. */
@@ -57,7 +59,9 @@ export type Product = z.infer<typeof productSchema>;
 export const overlaySchema = productSchema.partial().extend({ id: productSchema.shape.id });
 export type ProductOverlay = z.infer<typeof overlaySchema>;
 
-export const overlayFileSchema = z.array(overlaySchema).superRefine((entries, ctx) => reportDuplicates(entries, (e) => String(e.id), "id", "product id", ctx));
+export const overlayFileSchema = z
+  .array(overlaySchema)
+  .superRefine((entries, ctx) => reportDuplicates(entries, (e) => String(e.id), "id", "product id", ctx));
 
 /** `content/products.json`: ids, variant ids (across products) and slugs are each unique, since carts and URLs name them. */
 export const productsFileSchema = z.array(productSchema).superRefine((products, ctx) => {
@@ -65,14 +69,23 @@ export const productsFileSchema = z.array(productSchema).superRefine((products, 
   const seenVariants = new Map<number, string>();
   products.forEach((p, i) => {
     if (seenIds.has(p.id)) {
-      ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate product id ${p.id} (also at [${seenIds.get(p.id)}])` });
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "id"],
+        message: `duplicate product id ${p.id} (also at [${seenIds.get(p.id)}])`,
+      });
     }
     seenIds.set(p.id, i);
     p.durations.forEach((d, j) => {
       if (d.variantId === null) return;
       const where = `[${i}].durations[${j}]`;
       const earlier = seenVariants.get(d.variantId);
-      if (earlier) ctx.addIssue({ code: "custom", path: [i, "durations", j, "variantId"], message: `duplicate variant id ${d.variantId} (also at ${earlier})` });
+      if (earlier)
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "durations", j, "variantId"],
+          message: `duplicate variant id ${d.variantId} (also at ${earlier})`,
+        });
       else seenVariants.set(d.variantId, where);
     });
   });

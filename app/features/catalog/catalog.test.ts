@@ -1,7 +1,15 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContent } from "~/features/content/content.server";
-import { canPurchase, durationFromSearch, homeTileProducts, onlySelectionChanged, parseProductId, productPath, quantityFromSearch } from "./catalog";
+import {
+  canPurchase,
+  durationFromSearch,
+  homeTileProducts,
+  onlySelectionChanged,
+  parseProductId,
+  productPath,
+  quantityFromSearch,
+} from "./catalog";
 
 const { site, products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
 const studio = products.find((p) => p.slug === "studio")!;
@@ -12,7 +20,8 @@ describe("product URLs", () => {
   });
   it("accepts only digit ids", () => {
     expect(parseProductId("446894")).toBe(446894);
-    for (const bad of [undefined, "", "abc", "1e3", "-1", " 7", "44689.4", "0x10"]) expect(parseProductId(bad)).toBeNull();
+    for (const bad of [undefined, "", "abc", "1e3", "-1", " 7", "44689.4", "0x10"])
+      expect(parseProductId(bad)).toBeNull();
   });
 });
 
@@ -45,7 +54,9 @@ describe("onlySelectionChanged", () => {
   it("is true when only ?duration= changed", () => {
     expect(onlySelectionChanged(url("/product/1"), url("/product/1?duration=lifetime"))).toBe(true);
     expect(onlySelectionChanged(url("/product/1?duration=1-week"), url("/product/1?duration=lifetime"))).toBe(true);
-    expect(onlySelectionChanged(url("/product/1?duration=1-week"), url("/product/1?duration=1-week&quantity=3"))).toBe(true);
+    expect(onlySelectionChanged(url("/product/1?duration=1-week"), url("/product/1?duration=1-week&quantity=3"))).toBe(
+      true,
+    );
   });
   it("is false for the same URL (an explicit revalidation), another product or other parameters", () => {
     expect(onlySelectionChanged(url("/product/1?duration=lifetime"), url("/product/1?duration=lifetime"))).toBe(false);
@@ -61,13 +72,19 @@ describe("canPurchase", () => {
     expect(canPurchase({ shopUrl: null }, { variantId: 1 })).toBe(false);
   });
   it("allows every duration of the demo catalogue", () => {
-    for (const product of products) for (const duration of product.durations) expect(canPurchase(product, duration)).toBe(true);
+    for (const product of products)
+      for (const duration of product.durations) expect(canPurchase(product, duration)).toBe(true);
   });
 });
 
 describe("catalogue categories and home tiles", () => {
   it("shows the four home tiles in the site's order", () => {
-    expect(homeTileProducts(site.homeTiles, { product: (id) => products.find((p) => p.id === id) }).map((p) => [p.name, productPath(p)])).toEqual([
+    expect(
+      homeTileProducts(site.homeTiles, { product: (id) => products.find((p) => p.id === id) }).map((p) => [
+        p.name,
+        productPath(p),
+      ]),
+    ).toEqual([
       ["Kestrel Sandbox", "/product/446891"],
       ["Kestrel Capture Ultimate", "/product/447089"],
       ["Kestrel Studio", "/product/446894"],

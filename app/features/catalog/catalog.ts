@@ -15,7 +15,11 @@ export function parseProductId(param: string | undefined): number | null {
 
 /** The duration named by `?duration=`, or the product's first duration that is not sold out. */
 export function durationFromSearch(product: Product, search: URLSearchParams): Duration {
-  return findDuration(product, search.get("duration") ?? "") ?? product.durations.find((d) => !isSoldOut(d)) ?? product.durations[0]!;
+  return (
+    findDuration(product, search.get("duration") ?? "") ??
+    product.durations.find((d) => !isSoldOut(d)) ??
+    product.durations[0]!
+  );
 }
 
 /** `?quantity=` as a whole number within 1 … the product's maximum; anything else means 1 or the nearest bound. */
@@ -48,7 +52,10 @@ export function maxQuantityOf(product: Pick<Product, "maxQuantity">, duration: P
 }
 
 /** Only a duration sold in the shop (it has a variant id) of a product with a shop link, and not sold out, can be bought. */
-export function canPurchase(product: Pick<Product, "shopUrl">, duration: Pick<Duration, "variantId" | "stock">): boolean {
+export function canPurchase(
+  product: Pick<Product, "shopUrl">,
+  duration: Pick<Duration, "variantId" | "stock">,
+): boolean {
   return duration.variantId !== null && product.shopUrl !== null && !isSoldOut(duration);
 }
 
@@ -58,21 +65,46 @@ const count = new Intl.NumberFormat("en-US");
  * The catalogue's status line: `6 products` or `Showing 25–48 of 1,000 products`; with filters,
  * `Showing 1 of 6 products` or `Showing 25–48 of 130 matching products`.
  */
-export function catalogueStatus({ total, size, page, pageSize, pageCount, filtered }: { total: number; size: number; page: number; pageSize: number; pageCount: number; filtered: boolean }): string {
+export function catalogueStatus({
+  total,
+  size,
+  page,
+  pageSize,
+  pageCount,
+  filtered,
+}: {
+  total: number;
+  size: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  filtered: boolean;
+}): string {
   const products = (n: number) => `${count.format(n)} ${n === 1 ? "product" : "products"}`;
   if (pageCount <= 1) return filtered ? `Showing ${count.format(total)} of ${products(size)}` : products(size);
   const range = `${count.format((page - 1) * pageSize + 1)}–${count.format(Math.min(page * pageSize, total))}`;
-  return filtered ? `Showing ${range} of ${count.format(total)} matching products` : `Showing ${range} of ${products(size)}`;
+  return filtered
+    ? `Showing ${range} of ${count.format(total)} matching products`
+    : `Showing ${range} of ${products(size)}`;
 }
 
 /** The home page tiles in the order the site lists them (an id the catalogue does not hold is left out). */
-export function homeTileProducts(ids: readonly number[], catalogue: { product(id: number): Product | undefined }): ProductTileData[] {
+export function homeTileProducts(
+  ids: readonly number[],
+  catalogue: { product(id: number): Product | undefined },
+): ProductTileData[] {
   return productTiles(ids.flatMap((id) => catalogue.product(id) ?? []));
 }
 
 /** Only what a tile shows: the loader's data rides inline in the page, whose first round trip it shares. */
 export function productTiles(products: readonly Product[]): ProductTileData[] {
-  return products.map(({ id, name, price, cardImage, currency }) => ({ id, name, price, cardImage, ...currencyUnlessUsd(currency) }));
+  return products.map(({ id, name, price, cardImage, currency }) => ({
+    id,
+    name,
+    price,
+    cardImage,
+    ...currencyUnlessUsd(currency),
+  }));
 }
 
 /** The currency travels with a card only when it is not the default, so a dollar shop's pages stay as small as they were. */
@@ -87,7 +119,11 @@ export type ProductTileData = Pick<Product, "id" | "name" | "price" | "cardImage
 export const CARD_FEATURES = 4;
 
 /** What a catalogue card shows of a product (its gallery, description and durations stay on the product page). */
-export type ProductCardData = Pick<Product, "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"> & Partial<Pick<Product, "currency">>;
+export type ProductCardData = Pick<
+  Product,
+  "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"
+> &
+  Partial<Pick<Product, "currency">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
   return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency }) => ({

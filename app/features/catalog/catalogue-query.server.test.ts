@@ -12,7 +12,14 @@ const large = createCatalogue(productsFileSchema.parse(generateProducts(1_000)),
 
 describe("queryCatalogue over the demo catalogue", () => {
   it("lists featured products first, then the rest in the content's order", () => {
-    expect(names({})).toEqual(["Kestrel Sandbox", "Kestrel Studio", "Kestrel Capture Ultimate", "Preset Packs", "Kestrel Vault", "Kestrel Capture"]);
+    expect(names({})).toEqual([
+      "Kestrel Sandbox",
+      "Kestrel Studio",
+      "Kestrel Capture Ultimate",
+      "Preset Packs",
+      "Kestrel Vault",
+      "Kestrel Capture",
+    ]);
   });
   it("searches name, description, features and category label, case- and accent-insensitively", () => {
     // Preset Packs names Kestrel Studio in its description; the name match ranks first.
@@ -43,7 +50,11 @@ describe("queryCatalogue over the demo catalogue", () => {
   });
   it("combines search, category and price", () => {
     expect(names({ q: "kestrel", categories: ["creator"], min: 5 })).toEqual(["Kestrel Studio"]);
-    expect(names({ min: 4.99, max: 6.99, sort: "price-asc" })).toEqual(["Kestrel Capture Ultimate", "Kestrel Capture", "Kestrel Sandbox"]);
+    expect(names({ min: 4.99, max: 6.99, sort: "price-asc" })).toEqual([
+      "Kestrel Capture Ultimate",
+      "Kestrel Capture",
+      "Kestrel Sandbox",
+    ]);
   });
   it("applies min and max inclusively to the base price, not the price of longer durations", () => {
     expect(names({ min: 14.99 })).toEqual(["Kestrel Studio", "Kestrel Vault"]);
@@ -61,18 +72,39 @@ describe("queryCatalogue over the demo catalogue", () => {
   });
   it("offers a filter only for categories that have products", () => {
     expect(demo.query({}).facets.map((c) => c.label)).toEqual(["Utilities", "Creator Tools"]);
-    const creatorOnly = createCatalogue(content.products.filter((p) => p.category === "creator"), content.site.categories);
+    const creatorOnly = createCatalogue(
+      content.products.filter((p) => p.category === "creator"),
+      content.site.categories,
+    );
     expect(creatorOnly.query({}).facets.map((c) => c.value)).toEqual(["creator"]);
   });
   it("sorts by price both ways, by name and by newest", () => {
-    expect(names({ sort: "price-asc" })).toEqual(["Preset Packs", "Kestrel Capture Ultimate", "Kestrel Capture", "Kestrel Sandbox", "Kestrel Vault", "Kestrel Studio"]);
+    expect(names({ sort: "price-asc" })).toEqual([
+      "Preset Packs",
+      "Kestrel Capture Ultimate",
+      "Kestrel Capture",
+      "Kestrel Sandbox",
+      "Kestrel Vault",
+      "Kestrel Studio",
+    ]);
     expect(names({ sort: "price-desc" })[0]).toBe("Kestrel Studio");
-    expect(names({ sort: "name" })).toEqual(["Kestrel Capture", "Kestrel Capture Ultimate", "Kestrel Sandbox", "Kestrel Studio", "Kestrel Vault", "Preset Packs"]);
+    expect(names({ sort: "name" })).toEqual([
+      "Kestrel Capture",
+      "Kestrel Capture Ultimate",
+      "Kestrel Sandbox",
+      "Kestrel Studio",
+      "Kestrel Vault",
+      "Preset Packs",
+    ]);
     expect(names({ sort: "newest" })[0]).toBe("Preset Packs");
   });
   it("relates up to four other products of the same category", () => {
     const studio = demo.product(446894)!;
-    expect(demo.related(studio, 4).map((p) => p.name)).toEqual(["Kestrel Capture Ultimate", "Preset Packs", "Kestrel Capture"]);
+    expect(demo.related(studio, 4).map((p) => p.name)).toEqual([
+      "Kestrel Capture Ultimate",
+      "Preset Packs",
+      "Kestrel Capture",
+    ]);
     expect(demo.related(demo.product(446889)!, 4).map((p) => p.name)).toEqual(["Kestrel Sandbox"]);
   });
 });

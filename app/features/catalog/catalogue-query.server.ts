@@ -61,7 +61,10 @@ const SEARCH_FIELDS = ["name", "description", "features", "category"] as const;
 
 /** Case and accents do not matter: "VAÚLT" finds what "vault" finds. */
 export function normaliseTerm(term: string): string {
-  return term.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return term
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
@@ -118,7 +121,12 @@ export function createCatalogue(products: readonly Product[], categories: Site["
   // Every order is computed once: a query walks one of them and keeps what matches.
   const indices = Array.from({ length: count }, (_, i) => i);
   const featuredRank = new Int32Array(count);
-  const featured = [...indices].sort(byKeys((a, b) => Number(products[b]!.isFeatured) - Number(products[a]!.isFeatured), (a, b) => a - b));
+  const featured = [...indices].sort(
+    byKeys(
+      (a, b) => Number(products[b]!.isFeatured) - Number(products[a]!.isFeatured),
+      (a, b) => a - b,
+    ),
+  );
   for (const [rank, ix] of featured.entries()) featuredRank[ix] = rank;
   const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
   const byFeatured = (a: number, b: number) => featuredRank[a]! - featuredRank[b]!;
@@ -146,7 +154,15 @@ export function createCatalogue(products: readonly Product[], categories: Site["
     processTerm: normaliseTerm,
     searchOptions: { boost: { name: 3 } },
   });
-  index.addAll(products.map((p, ix) => ({ ix, name: p.name, description: p.description, features: p.features.join("\n"), category: labels.get(p.category) ?? p.category })));
+  index.addAll(
+    products.map((p, ix) => ({
+      ix,
+      name: p.name,
+      description: p.description,
+      features: p.features.join("\n"),
+      category: labels.get(p.category) ?? p.category,
+    })),
+  );
 
   /** The order of a search's matches under the default sort: name matches first, then by score, then featured. */
   function rankedMatches(words: readonly string[]): { order: number[]; matched: Uint8Array } {
@@ -161,7 +177,13 @@ export function createCatalogue(products: readonly Product[], categories: Site["
     }
     const order = results
       .map((r) => r.id as number)
-      .sort(byKeys((a, b) => Number(inName.has(b)) - Number(inName.has(a)), (a, b) => score[b]! - score[a]!, byFeatured));
+      .sort(
+        byKeys(
+          (a, b) => Number(inName.has(b)) - Number(inName.has(a)),
+          (a, b) => score[b]! - score[a]!,
+          byFeatured,
+        ),
+      );
     return { order, matched };
   }
 
@@ -178,7 +200,15 @@ export function createCatalogue(products: readonly Product[], categories: Site["
         .filter((p) => p.id !== product.id)
         .slice(0, wanted);
     },
-    query({ q = "", categories: chosen = [], min = null, max = null, sort = "featured", page = 1, pageSize = DEFAULT_PAGE_SIZE }) {
+    query({
+      q = "",
+      categories: chosen = [],
+      min = null,
+      max = null,
+      sort = "featured",
+      page = 1,
+      pageSize = DEFAULT_PAGE_SIZE,
+    }) {
       const words = queryWords(q);
       const search = words.length > 0 ? rankedMatches(words) : undefined;
       const order = search && sort === "featured" ? search.order : orders[sorts.includes(sort) ? sort : "featured"];
@@ -207,7 +237,11 @@ export function createCatalogue(products: readonly Product[], categories: Site["
         page,
         pageSize,
         pageCount: Math.max(1, Math.ceil(total / pageSize)),
-        facets: presentCategories.map((c) => ({ value: c.value, label: c.label, count: facetCounts[categoryIndex.get(c.value)!]! })),
+        facets: presentCategories.map((c) => ({
+          value: c.value,
+          label: c.label,
+          count: facetCounts[categoryIndex.get(c.value)!]!,
+        })),
       };
     },
   };

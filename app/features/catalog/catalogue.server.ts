@@ -6,7 +6,13 @@ import { recordCatalogueSyncedAt } from "~/platform/metrics.server";
 import type { Product } from "./catalog.content";
 import { type Catalogue, type CatalogueQuery, type CatalogueResult, createCatalogue } from "./catalogue-query.server";
 import { productsFromShop, type ShopSnapshot } from "./shop-catalogue.server";
-import { type LoadedSnapshot, requestCatalogueSync, type ShopSync, type SyncRequest, startShopSync } from "./shop-sync.server";
+import {
+  type LoadedSnapshot,
+  requestCatalogueSync,
+  type ShopSync,
+  type SyncRequest,
+  startShopSync,
+} from "./shop-sync.server";
 import { createSellAuthCatalogue } from "./sources/sellauth.server";
 
 // The source of products sits behind these functions: the content files (the demo), or the connected shop's
@@ -26,7 +32,8 @@ export function getCatalogue(): Catalogue {
     emptyCatalogue ??= createCatalogue([], site.categories);
     return emptyCatalogue;
   }
-  if (fromContent?.products !== products) fromContent = { products, catalogue: createCatalogue(products, site.categories) };
+  if (fromContent?.products !== products)
+    fromContent = { products, catalogue: createCatalogue(products, site.categories) };
   return fromContent.catalogue;
 }
 
@@ -58,7 +65,9 @@ export function currentShopSnapshot(): ShopSnapshot | undefined {
 export function serveShopSnapshot({ version, snapshot }: LoadedSnapshot) {
   const { site, overlay } = getContent();
   const env = getEnv();
-  const shopUrl = snapshot.settings.subdomain ? `https://${snapshot.settings.subdomain}.mysellauth.com` : (env.SHOP_CHECKOUT_ORIGIN?.split(",")[0]?.trim() ?? env.SHOP_API_BASE);
+  const shopUrl = snapshot.settings.subdomain
+    ? `https://${snapshot.settings.subdomain}.mysellauth.com`
+    : (env.SHOP_CHECKOUT_ORIGIN?.split(",")[0]?.trim() ?? env.SHOP_API_BASE);
   const products = productsFromShop(snapshot, overlay, site, { shopUrl });
   fromShop = { version, snapshot, catalogue: createCatalogue(products, site.categories) };
   recordCatalogueSyncedAt(new Date(snapshot.syncedAt));
@@ -69,7 +78,12 @@ export function serveShopSnapshot({ version, snapshot }: LoadedSnapshot) {
 export function startCatalogueSync(): (() => Promise<void>) | undefined {
   if (!fromTheShop()) return undefined;
   const controller = new AbortController();
-  shopSync = startShopSync({ db: getDb().db, api: createSellAuthCatalogue({ ...shopApiOptions(), signal: controller.signal }), refreshMs: getEnv().CATALOG_REFRESH_SECONDS * 1000, onSnapshot: serveShopSnapshot });
+  shopSync = startShopSync({
+    db: getDb().db,
+    api: createSellAuthCatalogue({ ...shopApiOptions(), signal: controller.signal }),
+    refreshMs: getEnv().CATALOG_REFRESH_SECONDS * 1000,
+    onSnapshot: serveShopSnapshot,
+  });
   return async () => {
     controller.abort();
     await shopSync?.stop();
@@ -109,11 +123,17 @@ export async function liveStock(productId: number, variantId: number): Promise<n
     if (!read || !("product" in read) || read.product.visibility !== "public") return "gone";
     const variant = read.product.variants.find((v) => v.id === variantId);
     if (!variant) return "gone";
-    const known = getCatalogue().product(productId)?.durations.find((d) => d.variantId === variantId);
-    if (variant.stock !== (known?.stock ?? null)) await requestCatalogueSync(getDb().db, { kind: "product", productId });
+    const known = getCatalogue()
+      .product(productId)
+      ?.durations.find((d) => d.variantId === variantId);
+    if (variant.stock !== (known?.stock ?? null))
+      await requestCatalogueSync(getDb().db, { kind: "product", productId });
     return variant.stock;
   } catch (error) {
-    logger.warn({ err: error instanceof Error ? error.message : String(error), productId }, "could not ask the shop for stock before checkout");
+    logger.warn(
+      { err: error instanceof Error ? error.message : String(error), productId },
+      "could not ask the shop for stock before checkout",
+    );
     return undefined;
   }
 }

@@ -5,7 +5,10 @@ export function CompatibilityChips({ systems }: { systems: readonly string[] }) 
   return (
     <ul aria-label="Compatibility" className="flex flex-wrap gap-2">
       {systems.map((system) => (
-        <li key={system} className="inline-flex items-center gap-1.5 rounded-full border border-white/15 bg-white/5 px-3 py-1 text-sm text-slate-200">
+        <li
+          key={system}
+          className="inline-flex items-center gap-1.5 rounded-full border border-white/15 bg-white/5 px-3 py-1 text-sm text-slate-200"
+        >
           <WindowsLogoIcon className="size-3.5 text-sky-300" />
           {system}
         </li>

@@ -98,8 +98,14 @@ export function DurationPicker({
                   <span className="font-medium">{duration.label}</span>
                 </span>
                 <span className="flex flex-col items-end">
-                  <span className={`font-semibold tabular-nums ${soldOut ? "line-through" : ""}`}>{formatPrice(computeTotal(product, duration), product.currency)}</span>
-                  {note ? <span className={`text-xs font-semibold ${soldOut ? "text-slate-400" : "text-amber-300"}`}>{note}</span> : null}
+                  <span className={`font-semibold tabular-nums ${soldOut ? "line-through" : ""}`}>
+                    {formatPrice(computeTotal(product, duration), product.currency)}
+                  </span>
+                  {note ? (
+                    <span className={`text-xs font-semibold ${soldOut ? "text-slate-400" : "text-amber-300"}`}>
+                      {note}
+                    </span>
+                  ) : null}
                 </span>
               </label>
             );
@@ -108,7 +114,10 @@ export function DurationPicker({
       </fieldset>
       {children}
       {interactive ? null : (
-        <button type="submit" className="mt-3 rounded-lg border border-white/15 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/10">
+        <button
+          type="submit"
+          className="mt-3 rounded-lg border border-white/15 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/10"
+        >
           Update total
         </button>
       )}

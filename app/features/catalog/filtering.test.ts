@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { catalogSearch, EMPTY_FILTERS, filtersToSearch, hasActiveFilters, parseCatalogView, parseFilters, serializeFilters } from "./filtering";
+import {
+  catalogSearch,
+  EMPTY_FILTERS,
+  filtersToSearch,
+  hasActiveFilters,
+  parseCatalogView,
+  parseFilters,
+  serializeFilters,
+} from "./filtering";
 
 const query = (search: string, known?: string[]) => parseFilters(new URLSearchParams(search), known);
 
 describe("parseFilters", () => {
   it("reads q, repeated categories and both price bounds", () => {
-    expect(query("q=studio&category=creator&category=utilities&min=5&max=50")).toEqual({ q: "studio", categories: ["creator", "utilities"], min: 5, max: 50 });
+    expect(query("q=studio&category=creator&category=utilities&min=5&max=50")).toEqual({
+      q: "studio",
+      categories: ["creator", "utilities"],
+      min: 5,
+      max: 50,
+    });
   });
   it("accepts a comma-separated category list, trims, lowercases and de-duplicates it", () => {
     expect(query("category=Creator,%20utilities&category=creator").categories).toEqual(["creator", "utilities"]);
@@ -30,7 +43,9 @@ describe("parseFilters", () => {
 
 describe("serializeFilters", () => {
   it("leaves out empty values and repeats categories", () => {
-    expect(serializeFilters({ q: "cap", categories: ["creator", "utilities"], min: null, max: 10 }).toString()).toBe("q=cap&category=creator&category=utilities&max=10");
+    expect(serializeFilters({ q: "cap", categories: ["creator", "utilities"], min: null, max: 10 }).toString()).toBe(
+      "q=cap&category=creator&category=utilities&max=10",
+    );
     expect(filtersToSearch(EMPTY_FILTERS)).toBe("");
   });
   it("round-trips through parseFilters", () => {

@@ -93,7 +93,11 @@ export function parsePage(raw: string | null): number {
 }
 
 export function parseCatalogView(params: URLSearchParams, knownCategories?: readonly string[]): CatalogView {
-  return { filters: parseFilters(params, knownCategories), sort: parseSort(params.get("sort")), page: parsePage(params.get("page")) };
+  return {
+    filters: parseFilters(params, knownCategories),
+    sort: parseSort(params.get("sort")),
+    page: parsePage(params.get("page")),
+  };
 }
 
 /** The canonical `?…` of a catalogue view (filters, then a sort other than the default, then a page after the first), or "". */

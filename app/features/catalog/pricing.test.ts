@@ -26,7 +26,13 @@ const expectedPrices: Record<string, Record<string, string>> = {
   "Kestrel Sandbox": { "3-days": "6.99", "1-week": "11.99", "1-month": "27.99", lifetime: "59.99" }, // 11.989947, 27.9899871, 59.98818
   "Kestrel Capture": { "1-day": "4.99", "3-days": "9.99", "1-week": "19.99", "1-month": "44.99", lifetime: "99.99" }, // 9.98999996, 19.98994, 44.98984, 99.98962
   "Kestrel Studio": { "1-week": "39.99", "1-month": "89.99", lifetime: "299.93" }, // 89.989497, 299.925
-  "Kestrel Capture Ultimate": { "1-day": "4.99", "3-days": "8.98", "1-week": "16.99", "1-month": "29.99", lifetime: "89.97" }, // 8.982, 16.99095, 29.9899, 89.9697
+  "Kestrel Capture Ultimate": {
+    "1-day": "4.99",
+    "3-days": "8.98",
+    "1-week": "16.99",
+    "1-month": "29.99",
+    lifetime: "89.97",
+  }, // 8.982, 16.99095, 29.9899, 89.9697
   "Preset Packs": { standard: "0.25", custom: "0.50" },
 };
 
@@ -57,7 +63,9 @@ describe("computeTotal for every duration of every demo product", () => {
 
   it("covers exactly the demo catalogue's products and durations", () => {
     const actual = Object.fromEntries(products.map((p) => [p.name, p.durations.map((d) => d.value)]));
-    const expected = Object.fromEntries(Object.entries(expectedPrices).map(([name, prices]) => [name, Object.keys(prices)]));
+    const expected = Object.fromEntries(
+      Object.entries(expectedPrices).map(([name, prices]) => [name, Object.keys(prices)]),
+    );
     expect(actual).toEqual(expected);
   });
 

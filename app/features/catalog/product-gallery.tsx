@@ -18,7 +18,16 @@ export function ProductGallery({ images, productName }: { images: readonly Image
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, at: number) {
     const last = images.length - 1;
-    const next = event.key === "ArrowRight" ? (at === last ? 0 : at + 1) : event.key === "ArrowLeft" ? (at === 0 ? last : at - 1) : undefined;
+    const next =
+      event.key === "ArrowRight"
+        ? at === last
+          ? 0
+          : at + 1
+        : event.key === "ArrowLeft"
+          ? at === 0
+            ? last
+            : at - 1
+          : undefined;
     if (next === undefined) return;
     event.preventDefault();
     show(next);
@@ -53,7 +62,15 @@ export function ProductGallery({ images, productName }: { images: readonly Image
                 onKeyDown={(e) => onKeyDown(e, at)}
                 className={`block overflow-hidden rounded-lg border-2 transition ${at === index ? "border-sky-400" : "border-transparent opacity-70 hover:opacity-100"}`}
               >
-                <img src={image.src} alt="" width={128} height={80} loading="lazy" decoding="async" className="h-20 w-32 object-cover" />
+                <img
+                  src={image.src}
+                  alt=""
+                  width={128}
+                  height={80}
+                  loading="lazy"
+                  decoding="async"
+                  className="h-20 w-32 object-cover"
+                />
               </button>
             </li>
           ))}

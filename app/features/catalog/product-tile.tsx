@@ -20,7 +20,9 @@ export function ProductTile({ product }: { product: ProductTileData }) {
       />
       <span className="block p-4">
         <span className="block font-semibold text-white">{product.name}</span>
-        <span className="mt-1 block text-sm text-slate-300">From {formatPrice(priceCents(product.price, 1), product.currency)}</span>
+        <span className="mt-1 block text-sm text-slate-300">
+          From {formatPrice(priceCents(product.price, 1), product.currency)}
+        </span>
       </span>
     </TransitionLink>
   );

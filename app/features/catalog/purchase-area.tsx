@@ -3,10 +3,23 @@ import type { Duration, Product } from "./catalog.content";
 import { canPurchase, isSoldOut } from "./catalog";
 
 /** Where `Purchase Now` lives on the product page; the checkout feature supplies what happens on click. */
-export function PurchaseArea({ product, duration, quantity = 1, coupon }: { product: Product; duration: Duration; quantity?: number; coupon?: string }) {
+export function PurchaseArea({
+  product,
+  duration,
+  quantity = 1,
+  coupon,
+}: {
+  product: Product;
+  duration: Duration;
+  quantity?: number;
+  coupon?: string;
+}) {
   if (isSoldOut(duration)) {
     return (
-      <p role="status" className="w-full rounded-lg border border-white/10 bg-slate-900/60 px-4 py-3 text-center font-semibold text-slate-300">
+      <p
+        role="status"
+        className="w-full rounded-lg border border-white/10 bg-slate-900/60 px-4 py-3 text-center font-semibold text-slate-300"
+      >
         Sold out
       </p>
     );

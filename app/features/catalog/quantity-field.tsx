@@ -43,7 +43,17 @@ function validQuantity(product: QuantityLimit, text: string): number | null {
  * `Quantity`: a native number input (arrow keys step it) shown only for products that sell more than one key; it stops
  * at the stock left when that is lower than the product's limit.
  */
-export function QuantityField({ product, limit, text, onChange }: { product: QuantityLimit; limit: QuantityLimit; text: string; onChange(value: string): void }) {
+export function QuantityField({
+  product,
+  limit,
+  text,
+  onChange,
+}: {
+  product: QuantityLimit;
+  limit: QuantityLimit;
+  text: string;
+  onChange(value: string): void;
+}) {
   if (product.maxQuantity <= 1) return null;
   return (
     <div className="mt-4 flex items-center gap-3">

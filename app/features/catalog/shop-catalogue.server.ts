@@ -46,10 +46,18 @@ function slugify(text: string): string {
 }
 
 /** A category for a shop product: the overlay's, else the site category named like its group, else the first. */
-function categoryFor(product: ShopProduct, overlay: ProductOverlay | undefined, groups: ReadonlyMap<number, string>, site: Site): string {
+function categoryFor(
+  product: ShopProduct,
+  overlay: ProductOverlay | undefined,
+  groups: ReadonlyMap<number, string>,
+  site: Site,
+): string {
   if (overlay?.category) return overlay.category;
   const group = product.groupId === null ? undefined : groups.get(product.groupId);
-  const match = group === undefined ? undefined : site.categories.find((c) => c.label.toLowerCase() === group.toLowerCase() || c.value === slugify(group));
+  const match =
+    group === undefined
+      ? undefined
+      : site.categories.find((c) => c.label.toLowerCase() === group.toLowerCase() || c.value === slugify(group));
   return (match ?? site.categories[0]!).value;
 }
 
@@ -75,7 +83,12 @@ function durationsOf(product: ShopProduct): Duration[] {
  * The storefront's products from a shop snapshot and the content overlay: the shop decides which products exist,
  * their variants, prices, stock and visibility; the overlay adds copy and images. Only public products are listed.
  */
-export function productsFromShop(snapshot: ShopSnapshot, overlay: readonly ProductOverlay[], site: Site, { shopUrl }: { shopUrl: string }): Product[] {
+export function productsFromShop(
+  snapshot: ShopSnapshot,
+  overlay: readonly ProductOverlay[],
+  site: Site,
+  { shopUrl }: { shopUrl: string },
+): Product[] {
   const overlays = new Map(overlay.map((entry) => [entry.id, entry]));
   const groups = new Map(snapshot.groups.map((g) => [g.id, g.name]));
   const categories = new Set(site.categories.map((c) => c.value));
@@ -98,7 +111,9 @@ export function productsFromShop(snapshot: ShopSnapshot, overlay: readonly Produ
       slug,
       name,
       price: lowest / 100,
-      ...(extra?.originalPrice !== undefined && extra.originalPrice * 100 > lowest ? { originalPrice: extra.originalPrice } : {}),
+      ...(extra?.originalPrice !== undefined && extra.originalPrice * 100 > lowest
+        ? { originalPrice: extra.originalPrice }
+        : {}),
       category: categories.has(category) ? category : site.categories[0]!.value,
       badges: extra?.badges ?? [],
       features: extra?.features ?? [],
@@ -131,7 +146,10 @@ export function overlayDrift(snapshot: ShopSnapshot, overlay: readonly ProductOv
     }
     const variants = new Set(product.variants.map((v) => v.id));
     for (const duration of entry.durations ?? []) {
-      if (duration.variantId !== null && !variants.has(duration.variantId)) drift.push(`product ${entry.id} (${product.name}): the shop has no variant ${duration.variantId} (${duration.label})`);
+      if (duration.variantId !== null && !variants.has(duration.variantId))
+        drift.push(
+          `product ${entry.id} (${product.name}): the shop has no variant ${duration.variantId} (${duration.label})`,
+        );
     }
   }
   return drift;

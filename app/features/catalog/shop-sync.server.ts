@@ -42,23 +42,43 @@ export interface ShopSyncOptions {
 export async function requestCatalogueSync(db: Kysely<Database>, request: SyncRequest, now = new Date()) {
   await db
     .insertInto("catalogue_sync_requests")
-    .values({ kind: request.kind, product_id: request.kind === "product" ? request.productId : null, requested_at: now.toISOString() })
+    .values({
+      kind: request.kind,
+      product_id: request.kind === "product" ? request.productId : null,
+      requested_at: now.toISOString(),
+    })
     .execute();
 }
 
 /** The newest snapshot, or undefined before the first sync. */
 export async function readLatestSnapshot(db: Kysely<Database>): Promise<LoadedSnapshot | undefined> {
-  const row = await db.selectFrom("catalogue_snapshots").select(["version", "payload"]).orderBy("version", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalogue_snapshots")
+    .select(["version", "payload"])
+    .orderBy("version", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? { version: row.version, snapshot: JSON.parse(row.payload) as ShopSnapshot } : undefined;
 }
 
 async function latestVersion(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom("catalogue_snapshots").select("version").orderBy("version", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalogue_snapshots")
+    .select("version")
+    .orderBy("version", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row?.version ?? 0;
 }
 
 /** Takes or renews the lease `name` for `holder`; true while it is ours. */
-export async function holdLease(db: Kysely<Database>, name: string, holder: string, leaseMs: number, now: Date): Promise<boolean> {
+export async function holdLease(
+  db: Kysely<Database>,
+  name: string,
+  holder: string,
+  leaseMs: number,
+  now: Date,
+): Promise<boolean> {
   const expiresAt = new Date(now.getTime() + leaseMs).toISOString();
   const row = await db
     .insertInto("leases")
@@ -80,12 +100,23 @@ export async function releaseLease(db: Kysely<Database>, name: string, holder: s
 
 /** Reads the whole shop: settings, groups, every product page and every feedback page. */
 export async function fetchShopSnapshot(api: SellAuthCatalogue, now: Date): Promise<ShopSnapshot> {
-  const [settings, groups, { products, skipped }, feedbacks] = await Promise.all([api.settings(), api.groups(), api.products(), api.feedbacks()]);
+  const [settings, groups, { products, skipped }, feedbacks] = await Promise.all([
+    api.settings(),
+    api.groups(),
+    api.products(),
+    api.feedbacks(),
+  ]);
   return { syncedAt: now.toISOString(), settings, groups, products, feedbacks, skipped };
 }
 
 /** The snapshot with some products read again (a product the shop no longer has leaves it). */
-async function resyncProducts(api: SellAuthCatalogue, base: ShopSnapshot, productIds: readonly number[], withFeedback: boolean, now: Date): Promise<ShopSnapshot> {
+async function resyncProducts(
+  api: SellAuthCatalogue,
+  base: ShopSnapshot,
+  productIds: readonly number[],
+  withFeedback: boolean,
+  now: Date,
+): Promise<ShopSnapshot> {
   const products = new Map(base.products.map((p) => [p.id, p]));
   const skipped = base.skipped.filter((s) => s.id === null || !productIds.includes(s.id));
   for (const id of productIds) {
@@ -95,15 +126,31 @@ async function resyncProducts(api: SellAuthCatalogue, base: ShopSnapshot, produc
     else if (read) skipped.push(read.skipped);
   }
   // New products go last, as a full sync would list them; the others keep their place.
-  const order = [...base.products.map((p) => p.id), ...productIds.filter((id) => !base.products.some((p) => p.id === id))];
+  const order = [
+    ...base.products.map((p) => p.id),
+    ...productIds.filter((id) => !base.products.some((p) => p.id === id)),
+  ];
   const feedbacks = withFeedback ? await api.feedbacks() : base.feedbacks;
-  return { ...base, syncedAt: now.toISOString(), products: order.flatMap((id) => products.get(id) ?? []), skipped, feedbacks };
+  return {
+    ...base,
+    syncedAt: now.toISOString(),
+    products: order.flatMap((id) => products.get(id) ?? []),
+    skipped,
+    feedbacks,
+  };
 }
 
 async function writeSnapshot(db: Kysely<Database>, snapshot: ShopSnapshot): Promise<number> {
   // One insert: a reader sees the previous snapshot or this one, never half of either.
-  const row = await db.insertInto("catalogue_snapshots").values({ synced_at: snapshot.syncedAt, payload: JSON.stringify(snapshot) }).returning("version").executeTakeFirstOrThrow();
-  await db.deleteFrom("catalogue_snapshots").where("version", "<=", row.version - SNAPSHOTS_KEPT).execute();
+  const row = await db
+    .insertInto("catalogue_snapshots")
+    .values({ synced_at: snapshot.syncedAt, payload: JSON.stringify(snapshot) })
+    .returning("version")
+    .executeTakeFirstOrThrow();
+  await db
+    .deleteFrom("catalogue_snapshots")
+    .where("version", "<=", row.version - SNAPSHOTS_KEPT)
+    .execute();
   return row.version;
 }
 
@@ -148,10 +195,17 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
   }
 
   /** The requests due now: product and feedback ones at once, full ones once they stop coming. */
-  async function takeRequests(at: Date): Promise<Array<{ id: number; kind: SyncRequest["kind"]; product_id: number | null }>> {
-    const rows = await db.selectFrom("catalogue_sync_requests").select(["id", "kind", "product_id", "requested_at"]).orderBy("id").execute();
+  async function takeRequests(
+    at: Date,
+  ): Promise<Array<{ id: number; kind: SyncRequest["kind"]; product_id: number | null }>> {
+    const rows = await db
+      .selectFrom("catalogue_sync_requests")
+      .select(["id", "kind", "product_id", "requested_at"])
+      .orderBy("id")
+      .execute();
     const newestFull = rows.filter((r) => r.kind === "full").at(-1);
-    const fullDue = newestFull !== undefined && at.getTime() - Date.parse(newestFull.requested_at) >= FULL_SYNC_DEBOUNCE_MS;
+    const fullDue =
+      newestFull !== undefined && at.getTime() - Date.parse(newestFull.requested_at) >= FULL_SYNC_DEBOUNCE_MS;
     const due = rows.filter((r) => r.kind !== "full" || fullDue);
     if (due.length > 0)
       await db
@@ -172,7 +226,9 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
       const version = await writeSnapshot(db, snapshot);
       catalogueSyncs.inc({ kind, outcome: "ok" });
       catalogueProductsSkipped.set(snapshot.skipped.length);
-      if (kind === "full") for (const skipped of snapshot.skipped) logger.warn({ productId: skipped.id, reason: skipped.reason }, "shop product skipped: malformed");
+      if (kind === "full")
+        for (const skipped of snapshot.skipped)
+          logger.warn({ productId: skipped.id, reason: skipped.reason }, "shop product skipped: malformed");
       if (lastError) logger.info({ version }, "the shop's catalogue syncs again");
       failures = 0;
       lastError = null;
@@ -182,8 +238,16 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
       failures++;
       lastError = error instanceof Error ? error.message : String(error);
       retryAt = now().getTime() + syncRetryDelayMs(failures, refreshMs, error);
-      catalogueSyncs.inc({ kind, outcome: error instanceof ShopApiError && error.status === 429 ? "rate_limited" : "failed" });
-      logger.warn({ err: lastError, retryInMs: retryAt - now().getTime(), servingVersion: loaded?.version ?? null }, loaded ? "catalogue sync failed: the last good catalogue stays" : "catalogue sync failed: no catalogue yet, /readyz answers 503 until one exists");
+      catalogueSyncs.inc({
+        kind,
+        outcome: error instanceof ShopApiError && error.status === 429 ? "rate_limited" : "failed",
+      });
+      logger.warn(
+        { err: lastError, retryInMs: retryAt - now().getTime(), servingVersion: loaded?.version ?? null },
+        loaded
+          ? "catalogue sync failed: the last good catalogue stays"
+          : "catalogue sync failed: no catalogue yet, /readyz answers 503 until one exists",
+      );
       throw error;
     } finally {
       catalogueSyncSeconds.observe({ kind }, (performance.now() - started) / 1000);
@@ -201,14 +265,20 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
         await sync("full", () => fetchShopSnapshot(api, at));
         return;
       }
-      const productIds = [...new Set(requests.flatMap((r) => (r.kind === "product" && r.product_id !== null ? [r.product_id] : [])))];
+      const productIds = [
+        ...new Set(requests.flatMap((r) => (r.kind === "product" && r.product_id !== null ? [r.product_id] : []))),
+      ];
       const withFeedback = requests.some((r) => r.kind === "feedback");
       if (productIds.length === 0 && !withFeedback) return;
       const base = loaded.snapshot;
       await sync("partial", () => resyncProducts(api, base, productIds, withFeedback, at));
     } catch {
       // Asked-for resyncs are not lost: they wait for the next attempt.
-      for (const r of requests) await db.insertInto("catalogue_sync_requests").values({ kind: r.kind, product_id: r.product_id, requested_at: at.toISOString() }).execute();
+      for (const r of requests)
+        await db
+          .insertInto("catalogue_sync_requests")
+          .values({ kind: r.kind, product_id: r.product_id, requested_at: at.toISOString() })
+          .execute();
     }
   }
 

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { requestCheckout } from "./checkout-api";
 
-const answer = (status: number, body: string, contentType = "application/json") => (async () => new Response(body, { status, headers: { "Content-Type": contentType } })) as typeof fetch;
+const answer = (status: number, body: string, contentType = "application/json") =>
+  (async () => new Response(body, { status, headers: { "Content-Type": contentType } })) as typeof fetch;
 const input = { productId: 446894, variantId: 653023, altcha: "payload" };
 
 describe("requestCheckout", () => {
   it("opens the checkout URL the server returns", async () => {
-    expect(await requestCheckout(input, answer(200, JSON.stringify({ url: "/demo-checkout/demo-1", orderId: "o1" })))).toEqual({
+    expect(
+      await requestCheckout(input, answer(200, JSON.stringify({ url: "/demo-checkout/demo-1", orderId: "o1" }))),
+    ).toEqual({
       kind: "open",
       url: "/demo-checkout/demo-1",
       orderId: "o1",
@@ -14,11 +17,17 @@ describe("requestCheckout", () => {
   });
 
   it("shows the provider's error text as it is", async () => {
-    expect(await requestCheckout(input, answer(422, JSON.stringify({ error: "Product is out of stock" })))).toEqual({ kind: "alert", message: "Product is out of stock" });
+    expect(await requestCheckout(input, answer(422, JSON.stringify({ error: "Product is out of stock" })))).toEqual({
+      kind: "alert",
+      message: "Product is out of stock",
+    });
   });
 
   it('says "No checkout URL returned. Please try again." without a (safe) url', async () => {
-    expect(await requestCheckout(input, answer(200, "{}"))).toEqual({ kind: "alert", message: "No checkout URL returned. Please try again." });
+    expect(await requestCheckout(input, answer(200, "{}"))).toEqual({
+      kind: "alert",
+      message: "No checkout URL returned. Please try again.",
+    });
     expect(await requestCheckout(input, answer(200, JSON.stringify({ url: "javascript:alert(1)" })))).toEqual({
       kind: "alert",
       message: "No checkout URL returned. Please try again.",
@@ -26,7 +35,10 @@ describe("requestCheckout", () => {
   });
 
   it('falls back to "An error occurred during checkout" for an answer it cannot read', async () => {
-    expect(await requestCheckout(input, answer(502, "<html>Bad gateway</html>", "text/html"))).toEqual({ kind: "alert", message: "An error occurred during checkout" });
+    expect(await requestCheckout(input, answer(502, "<html>Bad gateway</html>", "text/html"))).toEqual({
+      kind: "alert",
+      message: "An error occurred during checkout",
+    });
   });
 
   it("shows the network error's message", async () => {

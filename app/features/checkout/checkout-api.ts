@@ -11,7 +11,9 @@ export const CHECKOUT_CHALLENGE_URL = "/api/checkout/challenge";
 export const CHECKOUT_REMINDER_SOUND = "/sounds/checkout-chime.wav";
 export const CHECKOUT_REMINDER_DELAY_MS = 13_000;
 
-export type CheckoutOutcome = { kind: "open"; url: string; orderId?: string; frameRefused?: true } | { kind: "alert"; message: string };
+export type CheckoutOutcome =
+  | { kind: "open"; url: string; orderId?: string; frameRefused?: true }
+  | { kind: "alert"; message: string };
 
 /** Asks our server for a checkout URL and turns every answer into "open this" or "tell the buyer this". */
 export async function requestCheckout(
@@ -40,10 +42,14 @@ export async function requestCheckout(
     const parsed = checkoutResponseSchema.safeParse(data);
     if (!parsed.success) return { kind: "alert", message: CHECKOUT_MESSAGES.fallback };
     if (parsed.data.error) return { kind: "alert", message: parsed.data.error };
-    if (!parsed.data.url || !isSafeCheckoutUrl(parsed.data.url)) return { kind: "alert", message: CHECKOUT_MESSAGES.noUrl };
+    if (!parsed.data.url || !isSafeCheckoutUrl(parsed.data.url))
+      return { kind: "alert", message: CHECKOUT_MESSAGES.noUrl };
     const open: CheckoutOutcome = { kind: "open", url: parsed.data.url, orderId: parsed.data.orderId };
     return parsed.data.frameRefused ? { ...open, frameRefused: true } : open;
   } catch (error) {
-    return { kind: "alert", message: error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.fallback };
+    return {
+      kind: "alert",
+      message: error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.fallback,
+    };
   }
 }

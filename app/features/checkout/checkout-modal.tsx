@@ -47,7 +47,8 @@ export const FRAME_FALLBACK = {
 
 /** Whether a CSP report is about this frame (the browser reports the blocked URL, or only its origin). */
 function isAboutFrame(event: SecurityPolicyViolationEvent, url: string): boolean {
-  if (!event.effectiveDirective.startsWith("frame-src") && !event.violatedDirective.startsWith("frame-src")) return false;
+  if (!event.effectiveDirective.startsWith("frame-src") && !event.violatedDirective.startsWith("frame-src"))
+    return false;
   try {
     return new URL(event.blockedURI, window.location.href).origin === new URL(url, window.location.href).origin;
   } catch {
@@ -59,7 +60,17 @@ function isAboutFrame(event: SecurityPolicyViolationEvent, url: string): boolean
  * The hosted checkout page, with a loading note until its first paint (a remote shop can take a moment). A page our
  * CSP blocks, one the shop says refuses framing, or one not loaded within 15 s is replaced by a real link to a new tab.
  */
-function CheckoutFrame({ url, title, refused, onFailed }: { url: string; title: string; refused: boolean; onFailed(): void }) {
+function CheckoutFrame({
+  url,
+  title,
+  refused,
+  onFailed,
+}: {
+  url: string;
+  title: string;
+  refused: boolean;
+  onFailed(): void;
+}) {
   const [state, setState] = useState<"loading" | "loaded" | "failed">(refused ? "failed" : "loading");
 
   useEffect(() => {
@@ -72,7 +83,10 @@ function CheckoutFrame({ url, title, refused, onFailed }: { url: string; title: 
       if (isAboutFrame(event, url)) fail();
     };
     document.addEventListener("securitypolicyviolation", onViolation);
-    const timer = window.setTimeout(() => setState((current) => (current === "loading" ? "failed" : current)), CHECKOUT_FRAME_TIMEOUT_MS);
+    const timer = window.setTimeout(
+      () => setState((current) => (current === "loading" ? "failed" : current)),
+      CHECKOUT_FRAME_TIMEOUT_MS,
+    );
     return () => {
       document.removeEventListener("securitypolicyviolation", onViolation);
       window.clearTimeout(timer);
@@ -95,7 +109,9 @@ function CheckoutFrame({ url, title, refused, onFailed }: { url: string; title: 
         >
           {FRAME_FALLBACK.link}
         </a>
-        <p className="text-sm text-slate-300">Keep this page open: it shows your order as soon as the payment is confirmed.</p>
+        <p className="text-sm text-slate-300">
+          Keep this page open: it shows your order as soon as the payment is confirmed.
+        </p>
       </div>
     );
   }
@@ -103,7 +119,10 @@ function CheckoutFrame({ url, title, refused, onFailed }: { url: string; title: 
     <div className="relative flex flex-1">
       {state === "loaded" ? null : (
         <p role="status" className="absolute inset-0 flex items-center justify-center gap-3 text-slate-300">
-          <span aria-hidden="true" className="size-5 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400" />
+          <span
+            aria-hidden="true"
+            className="size-5 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400"
+          />
           Loading secure checkout...
         </p>
       )}
@@ -132,7 +151,14 @@ export interface CheckoutModalProps {
   returnFocusTo: React.RefObject<HTMLElement | null>;
 }
 
-export function CheckoutModal({ url, frameRefused = false, productName, startedAt, onClose, returnFocusTo }: CheckoutModalProps) {
+export function CheckoutModal({
+  url,
+  frameRefused = false,
+  productName,
+  startedAt,
+  onClose,
+  returnFocusTo,
+}: CheckoutModalProps) {
   const open = url !== undefined;
   if (open && typeof document !== "undefined") shareStyleNonce();
   const [failedUrl, setFailedUrl] = useState<string | undefined>(undefined);
@@ -153,7 +179,9 @@ export function CheckoutModal({ url, frameRefused = false, productName, startedA
           className="fixed top-1/2 left-1/2 z-50 flex h-[min(44rem,calc(100dvh-2rem))] w-[min(34rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-white/10 bg-slate-950 shadow-2xl shadow-black/60 focus:outline-none"
         >
           <div className="flex items-center justify-between gap-4 border-b border-white/10 px-4 py-3">
-            <Dialog.Title className="truncate text-base font-semibold text-slate-100">Checkout: {productName}</Dialog.Title>
+            <Dialog.Title className="truncate text-base font-semibold text-slate-100">
+              Checkout: {productName}
+            </Dialog.Title>
             <Dialog.Close
               aria-label="Close checkout"
               className="rounded-md p-1.5 text-slate-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-sky-300"
@@ -161,7 +189,15 @@ export function CheckoutModal({ url, frameRefused = false, productName, startedA
               <XMarkIcon className="size-5" />
             </Dialog.Close>
           </div>
-          {url ? <CheckoutFrame key={url} url={url} refused={frameRefused} onFailed={onFrameFailed} title={`Secure checkout for ${productName}`} /> : null}
+          {url ? (
+            <CheckoutFrame
+              key={url}
+              url={url}
+              refused={frameRefused}
+              onFailed={onFrameFailed}
+              title={`Secure checkout for ${productName}`}
+            />
+          ) : null}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

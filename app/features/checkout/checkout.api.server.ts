@@ -8,7 +8,12 @@ import { checkoutRequestSchema } from "./checkout";
 import { getCheckoutProvider, startCheckout } from "./checkout.server";
 
 /** Per client address: enough for a buyer retrying a failed payment, not for a script. */
-const CHECKOUT_LIMIT: RateLimitPolicy = { name: "checkout", points: 10, durationSeconds: 60, error: "Too many checkout attempts. Please wait a minute and try again." };
+const CHECKOUT_LIMIT: RateLimitPolicy = {
+  name: "checkout",
+  points: 10,
+  durationSeconds: 60,
+  error: "Too many checkout attempts. Please wait a minute and try again.",
+};
 
 /** POST /api/checkout, GET /api/checkout/challenge (the active provider's). */
 export function createCheckoutApi() {
@@ -34,8 +39,21 @@ export function createCheckoutApi() {
     }
     // req.ip honours TRUST_PROXY, so it is the buyer's address, not a proxy's.
     const buyer = { ip: req.ip, userAgent: req.get("User-Agent") };
-    const result = await startCheckout({ db: getDb().db, products: getCatalogue().all(), provider: getCheckoutProvider(), liveStock }, parsed.data, buyer);
-    checkoutOutcomes.inc({ outcome: result.status === 200 ? "created" : result.status === 422 ? "refused" : result.status < 500 ? "invalid" : "error" });
+    const result = await startCheckout(
+      { db: getDb().db, products: getCatalogue().all(), provider: getCheckoutProvider(), liveStock },
+      parsed.data,
+      buyer,
+    );
+    checkoutOutcomes.inc({
+      outcome:
+        result.status === 200
+          ? "created"
+          : result.status === 422
+            ? "refused"
+            : result.status < 500
+              ? "invalid"
+              : "error",
+    });
     res.status(result.status).json(result.body);
   });
 

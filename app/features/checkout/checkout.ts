@@ -9,8 +9,14 @@ export const MAX_QUANTITY = QUANTITY_CEILING;
 
 /** What the browser sends to POST /api/checkout; prices are never part of it. */
 export const checkoutRequestSchema = z.object({
-  productId: z.coerce.number({ message: "productId must be a number" }).int().positive({ message: "productId must be a positive integer" }),
-  variantId: z.coerce.number({ message: "variantId must be a number" }).int().positive({ message: "variantId must be a positive integer" }),
+  productId: z.coerce
+    .number({ message: "productId must be a number" })
+    .int()
+    .positive({ message: "productId must be a positive integer" }),
+  variantId: z.coerce
+    .number({ message: "variantId must be a number" })
+    .int()
+    .positive({ message: "variantId must be a positive integer" }),
   quantity: z
     .number({ message: "quantity must be a number" })
     .int({ message: "quantity must be a whole number" })
@@ -23,7 +29,10 @@ export const checkoutRequestSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_-]{0,64}$/, { message: COUPON_MESSAGES.malformed })
     .optional(),
-  altcha: z.string({ message: "Captcha not ready. Please try again in a moment." }).min(1, { message: "Captcha not ready. Please try again in a moment." }).max(4096),
+  altcha: z
+    .string({ message: "Captcha not ready. Please try again in a moment." })
+    .min(1, { message: "Captcha not ready. Please try again in a moment." })
+    .max(4096),
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 
@@ -43,10 +52,14 @@ export interface CheckoutCart {
 /** `rejected`: the buyer's input was refused (bad captcha, cart the shop does not accept), not a shop failure. */
 /** `frameRefused`: the page says it must not be framed (the modal offers a new tab instead). */
 /** `amountCents`: what the shop will charge, when it says (after a coupon); the cart's list price otherwise. */
-export type CheckoutResult = { url: string; invoiceId?: string; frameRefused?: boolean; amountCents?: number } | { error: string; rejected?: boolean };
+export type CheckoutResult =
+  | { url: string; invoiceId?: string; frameRefused?: boolean; amountCents?: number }
+  | { error: string; rejected?: boolean };
 
 /** `soldOut`: the catalogue has too few keys left (409), rather than a request that names nothing we sell (400). */
-export type CartResolution = { cart: CheckoutCart; product: Product; duration: Duration } | { error: string; soldOut?: boolean };
+export type CartResolution =
+  | { cart: CheckoutCart; product: Product; duration: Duration }
+  | { error: string; soldOut?: boolean };
 
 /** Checks the request against the catalogue and prices it with computeTotal. */
 export function resolveCart(products: readonly Product[], request: CheckoutRequest): CartResolution {
@@ -54,9 +67,11 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
   if (!product) return { error: "Unknown product" };
   const duration = product.durations.find((d) => d.variantId !== null && d.variantId === request.variantId);
   if (!duration || duration.variantId === null) return { error: "Unknown duration for this product" };
-  if (request.quantity > product.maxQuantity) return { error: `quantity must be between 1 and ${product.maxQuantity} for this product` };
+  if (request.quantity > product.maxQuantity)
+    return { error: `quantity must be between 1 and ${product.maxQuantity} for this product` };
   if (duration.stock === 0) return { error: CHECKOUT_MESSAGES.soldOut, soldOut: true };
-  if (duration.stock !== undefined && request.quantity > duration.stock) return { error: onlyLeftMessage(duration.stock), soldOut: true };
+  if (duration.stock !== undefined && request.quantity > duration.stock)
+    return { error: onlyLeftMessage(duration.stock), soldOut: true };
   return {
     product,
     duration,

@@ -14,11 +14,21 @@ export function useCouponCode() {
  * `Have a coupon?`: a native disclosure, closed unless a code came with the link; the shop decides what the code is
  * worth. It stays out of the duration form, so choosing a duration without JavaScript keeps a clean URL.
  */
-export function CouponField({ code, openAtFirst, onChange }: { code: string; openAtFirst: boolean; onChange(value: string): void }) {
+export function CouponField({
+  code,
+  openAtFirst,
+  onChange,
+}: {
+  code: string;
+  openAtFirst: boolean;
+  onChange(value: string): void;
+}) {
   const invalid = code.trim() !== "" && !COUPON_CODE_PATTERN.test(code.trim());
   return (
     <details open={openAtFirst}>
-      <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-sky-300 hover:underline">Have a coupon?</summary>
+      <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-sky-300 hover:underline">
+        Have a coupon?
+      </summary>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <label htmlFor="coupon" className="text-sm font-medium text-slate-200">
           Coupon code

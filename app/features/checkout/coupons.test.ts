@@ -18,7 +18,9 @@ describe("findApplicableCoupon", () => {
   });
 
   it("accepts a code through its whole expiry day (UTC) and refuses it after", () => {
-    expect(findApplicableCoupon(coupons, "SPRING2024", 446894, new Date("2024-05-31T23:59:59Z"))?.code).toBe("SPRING2024");
+    expect(findApplicableCoupon(coupons, "SPRING2024", 446894, new Date("2024-05-31T23:59:59Z"))?.code).toBe(
+      "SPRING2024",
+    );
     expect(findApplicableCoupon(coupons, "SPRING2024", 446894, new Date("2024-06-01T00:00:00Z"))).toBeUndefined();
   });
 

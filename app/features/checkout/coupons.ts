@@ -18,7 +18,12 @@ export interface CouponRule {
 }
 
 /** The coupon a code names, if it is still valid and applies to the product (codes match whatever their case). */
-export function findApplicableCoupon<T extends CouponRule>(coupons: readonly T[], code: string, productId: number, now = new Date()): T | undefined {
+export function findApplicableCoupon<T extends CouponRule>(
+  coupons: readonly T[],
+  code: string,
+  productId: number,
+  now = new Date(),
+): T | undefined {
   const coupon = coupons.find((c) => c.code.toLowerCase() === code.toLowerCase());
   if (!coupon) return undefined;
   // Valid through the whole expiry day, wherever the buyer is: the day ends at 23:59:59 UTC.

@@ -7,7 +7,9 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
     <div className="mx-auto max-w-md px-4 py-8">
       <p className="text-sm font-semibold tracking-wide text-sky-300 uppercase">Demo checkout</p>
       <h1 className="mt-1 text-2xl font-bold text-slate-100">Complete your purchase</h1>
-      <p className="mt-2 text-sm text-slate-300">This is the built-in demo shop: no payment is taken and no card is needed.</p>
+      <p className="mt-2 text-sm text-slate-300">
+        This is the built-in demo shop: no payment is taken and no card is needed.
+      </p>
       <dl className="mt-6 divide-y divide-slate-800 rounded-xl border border-slate-800 bg-slate-900/60">
         <div className="flex justify-between gap-4 px-4 py-3">
           <dt className="text-slate-300">Item</dt>

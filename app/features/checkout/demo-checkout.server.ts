@@ -35,7 +35,9 @@ export async function loadDemoCheckout(invoiceId: string): Promise<DemoCheckoutV
     durationLabel: duration?.label ?? `Variant ${order.variant_id}`,
     quantity: order.quantity,
     total: formatUsd(order.amount_cents),
-    ...(order.coupon && listCents !== undefined ? { coupon: { code: order.coupon, listTotal: formatUsd(listCents) } } : {}),
+    ...(order.coupon && listCents !== undefined
+      ? { coupon: { code: order.coupon, listTotal: formatUsd(listCents) } }
+      : {}),
     status: order.status,
     orderId: order.id,
   };
@@ -50,7 +52,13 @@ export async function payDemoCheckout(invoiceId: string): Promise<string | undef
   const view = await loadDemoCheckout(invoiceId);
   if (!view) return undefined;
   const env = getEnv();
-  const body = Buffer.from(JSON.stringify({ event: "NOTIFICATION.SHOP_INVOICE_PROCESSED", data: { invoice_id: invoiceId }, shop_id: env.SHOP_ID }));
+  const body = Buffer.from(
+    JSON.stringify({
+      event: "NOTIFICATION.SHOP_INVOICE_PROCESSED",
+      data: { invoice_id: invoiceId },
+      shop_id: env.SHOP_ID,
+    }),
+  );
   const reply = await receiveShopNotification(notificationContext(), body, {
     signature: signShopNotification(body, shopWebhookSecret(env)),
     timestamp: String(Math.floor(Date.now() / 1000)),

@@ -31,7 +31,10 @@ function useCheckoutModalSetting(): boolean {
   return data?.checkout?.modal ?? true;
 }
 
-type Phase = { name: "idle" } | { name: "loading" } | { name: "open"; url: string; startedAt: number; frameRefused?: boolean };
+type Phase =
+  | { name: "idle" }
+  | { name: "loading" }
+  | { name: "open"; url: string; startedAt: number; frameRefused?: boolean };
 
 /** The toast after the buyer closes a checkout that is not paid yet, word for word (tests/e2e/checkout.spec.ts pins it). */
 export const PAYMENT_IN_PROGRESS_TOAST = "Payment in progress — we will show your order here";
@@ -119,7 +122,13 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     setPhase({ name: "loading" });
     // The dialog's code (usually already fetched when the pointer or focus reached the button) loads alongside the request.
     const [outcome, modalModule] = await Promise.all([
-      requestCheckout({ productId: product.id, variantId: duration.variantId, quantity, coupon: couponCode || undefined, altcha: captcha.payload }),
+      requestCheckout({
+        productId: product.id,
+        variantId: duration.variantId,
+        quantity,
+        coupon: couponCode || undefined,
+        altcha: captcha.payload,
+      }),
       useModal ? loadCheckoutModal().catch(() => null) : null,
     ]);
     // Every payload is single-use: solve a fresh one for the next attempt.
@@ -167,7 +176,10 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
       >
         {loading ? (
           <>
-            <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-slate-950/30 border-t-slate-950" />
+            <span
+              aria-hidden="true"
+              className="size-4 animate-spin rounded-full border-2 border-slate-950/30 border-t-slate-950"
+            />
             Processing...
           </>
         ) : (

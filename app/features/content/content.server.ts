@@ -74,7 +74,10 @@ export function checkCrossReferences(content: Content, { catalogSource = "conten
   if (catalogSource === "sellauth") {
     const categories = new Set(content.site.categories.map((c) => c.value));
     content.overlay.forEach((p, i) => {
-      if (p.category !== undefined && !categories.has(p.category)) errors.push(`content/products.json: [${i}].category: expected one of ${[...categories].join(", ")} (from site.json categories)`);
+      if (p.category !== undefined && !categories.has(p.category))
+        errors.push(
+          `content/products.json: [${i}].category: expected one of ${[...categories].join(", ")} (from site.json categories)`,
+        );
     });
     errors.push(...legalErrors(content));
     if (errors.length) throw new ContentError(errors.join("\n"));
@@ -83,17 +86,24 @@ export function checkCrossReferences(content: Content, { catalogSource = "conten
   const ids = new Set(content.products.map((p) => p.id));
   const categories = new Set(content.site.categories.map((c) => c.value));
   content.site.legacyAliases.forEach((alias, i) => {
-    if (!ids.has(alias.productId)) errors.push(`content/site.json: legacyAliases[${i}].productId: alias ${alias.path} points at no product (${alias.productId})`);
+    if (!ids.has(alias.productId))
+      errors.push(
+        `content/site.json: legacyAliases[${i}].productId: alias ${alias.path} points at no product (${alias.productId})`,
+      );
   });
   content.site.homeTiles.forEach((id, i) => {
     if (!ids.has(id)) errors.push(`content/site.json: homeTiles[${i}]: no product with id ${id}`);
   });
   content.products.forEach((p, i) => {
-    if (!categories.has(p.category)) errors.push(`content/products.json: [${i}].category: expected one of ${[...categories].join(", ")} (from site.json categories)`);
+    if (!categories.has(p.category))
+      errors.push(
+        `content/products.json: [${i}].category: expected one of ${[...categories].join(", ")} (from site.json categories)`,
+      );
   });
   const slugs = new Set(content.products.map((p) => p.slug));
   content.docs.products.forEach((doc, i) => {
-    if (!slugs.has(doc.product)) errors.push(`content/docs.json: products[${i}].product: no product with slug "${doc.product}"`);
+    if (!slugs.has(doc.product))
+      errors.push(`content/docs.json: products[${i}].product: no product with slug "${doc.product}"`);
   });
   content.coupons.forEach((coupon, i) => {
     coupon.productIds?.forEach((id, j) => {
@@ -101,7 +111,8 @@ export function checkCrossReferences(content: Content, { catalogSource = "conten
     });
   });
   content.downloads.forEach((download, i) => {
-    if (download.productId !== undefined && !ids.has(download.productId)) errors.push(`content/downloads.json: [${i}].productId: no product with id ${download.productId}`);
+    if (download.productId !== undefined && !ids.has(download.productId))
+      errors.push(`content/downloads.json: [${i}].productId: no product with id ${download.productId}`);
   });
   errors.push(...legalErrors(content));
   if (errors.length) throw new ContentError(errors.join("\n"));
@@ -110,14 +121,19 @@ export function checkCrossReferences(content: Content, { catalogSource = "conten
 function statusHistoryErrors(content: Content): string[] {
   const names = new Set(content.status.map((row) => row.name));
   return (content.statusHistory?.events ?? []).flatMap((event, i) =>
-    names.has(event.product) ? [] : [`content/status-history.demo.json: events[${i}].product: expected a name from status.json (${[...names].join(", ")})`],
+    names.has(event.product)
+      ? []
+      : [
+          `content/status-history.demo.json: events[${i}].product: expected a name from status.json (${[...names].join(", ")})`,
+        ],
   );
 }
 
 function legalErrors(content: Content): string[] {
   const errors: string[] = [];
   const listed = new Set(content.site.legal.map((page) => page.slug));
-  for (const slug of LEGAL_SLUGS) if (!listed.has(slug)) errors.push(`content/site.json: legal: expected an entry for "${slug}" (the /${slug} page)`);
+  for (const slug of LEGAL_SLUGS)
+    if (!listed.has(slug)) errors.push(`content/site.json: legal: expected an entry for "${slug}" (the /${slug} page)`);
   for (const page of content.site.legal) {
     const file = `content/${legalPage(page.slug).file}`;
     const markdown = content.legal[page.slug];
@@ -132,7 +148,10 @@ export function loadContent(dir: string, options: LoadContentOptions = {}): Cont
   const parsed: Partial<Record<keyof ContentFiles, unknown>> = {};
   let overlay: ProductOverlay[] = [];
   for (const [key, entry] of Object.entries(CONTENT_FILES)) {
-    const raw = "whenMissing" in entry && !fs.existsSync(path.join(dir, entry.file)) ? entry.whenMissing : readJson(dir, entry.file);
+    const raw =
+      "whenMissing" in entry && !fs.existsSync(path.join(dir, entry.file))
+        ? entry.whenMissing
+        : readJson(dir, entry.file);
     if (key === "products" && options.catalogSource === "sellauth") {
       overlay = parseContent(`content/${entry.file}`, overlayFileSchema, raw);
       parsed.products = [];

@@ -77,7 +77,10 @@ describe("the content registry", () => {
       files["faq.json"][0].answer = "";
       files["faq.json"][0].id = "Not An Anchor";
     });
-    expect(loadError(dir).split("\n").sort()).toEqual(["content/faq.json: [0].answer: expected a non-empty string", "content/faq.json: [0].id: expected a lowercase id"]);
+    expect(loadError(dir).split("\n").sort()).toEqual([
+      "content/faq.json: [0].answer: expected a non-empty string",
+      "content/faq.json: [0].id: expected a lowercase id",
+    ]);
   });
 
   it("formats paths like [2].durations[1].multiplier and products[0].product", () => {
@@ -89,7 +92,9 @@ describe("the content registry", () => {
 describe("rules across files", () => {
   it("rejects a legacy alias that points at no product", () => {
     const dir = contentDir((files) => (files["site.json"].legacyAliases[2].productId = 999));
-    expect(loadError(dir)).toBe("content/site.json: legacyAliases[2].productId: alias /three points at no product (999)");
+    expect(loadError(dir)).toBe(
+      "content/site.json: legacyAliases[2].productId: alias /three points at no product (999)",
+    );
   });
 
   it("rejects a home tile that points at no product", () => {
@@ -102,7 +107,9 @@ describe("rules across files", () => {
       files["site.json"].categories.push({ value: "games", label: "Games" });
       files["products.json"][1].category = "music";
     });
-    expect(loadError(dir)).toBe("content/products.json: [1].category: expected one of tools, games (from site.json categories)");
+    expect(loadError(dir)).toBe(
+      "content/products.json: [1].category: expected one of tools, games (from site.json categories)",
+    );
   });
 
   it("rejects docs for a product slug that does not exist", () => {
@@ -116,7 +123,10 @@ describe("rules across files", () => {
   });
 
   it("rejects a legal page missing from site.json", () => {
-    const dir = contentDir((files) => (files["site.json"].legal = files["site.json"].legal.filter((l: { slug: string }) => l.slug !== "dmca")));
+    const dir = contentDir(
+      (files) =>
+        (files["site.json"].legal = files["site.json"].legal.filter((l: { slug: string }) => l.slug !== "dmca")),
+    );
     expect(loadError(dir)).toBe('content/site.json: legal: expected an entry for "dmca" (the /dmca page)');
   });
 
@@ -136,6 +146,9 @@ describe("rules across files", () => {
       for (const file of Object.keys(markdown)) markdown[file] = `${markdown[file]}\nOther Software.\n`;
       markdown["legal/refund.md"] = "## Refunds\n\nContact: [Your Email]\n";
     });
-    expect(loadError(dir).split("\n")).toEqual(['content/legal/refund.md: contains the placeholder "[Your Email]"', 'content/legal/refund.md: expected the company name "Other Software" in the text']);
+    expect(loadError(dir).split("\n")).toEqual([
+      'content/legal/refund.md: contains the placeholder "[Your Email]"',
+      'content/legal/refund.md: expected the company name "Other Software" in the text',
+    ]);
   });
 });

@@ -3,9 +3,13 @@ import { z } from "zod";
 // The building blocks every feature's content schema (`<feature>.content.ts`) is written with, and how a failure reads.
 
 export const nonEmpty = z.string().trim().min(1, { message: "expected a non-empty string" });
-export const positiveNumber = z.number({ message: "expected a positive number" }).positive({ message: "expected a positive number" });
+export const positiveNumber = z
+  .number({ message: "expected a positive number" })
+  .positive({ message: "expected a positive number" });
 export const localPath = z.string().regex(/^\/[^\s]*$/, { message: "expected a site path starting with /" });
-export const siteOrAbsoluteHref = z.string().regex(/^(\/[^\s]*|https:\/\/[^\s]+)$/, { message: "expected a site path starting with / or an https:// URL" });
+export const siteOrAbsoluteHref = z
+  .string()
+  .regex(/^(\/[^\s]*|https:\/\/[^\s]+)$/, { message: "expected a site path starting with / or an https:// URL" });
 export const isoDate = z.iso.date({ message: "expected a date YYYY-MM-DD" });
 export const lowercaseId = z.string().regex(/^[a-z0-9-]+$/, { message: "expected a lowercase id" });
 
@@ -18,12 +22,23 @@ export const imageSchema = z.object({
 export type Image = z.infer<typeof imageSchema>;
 
 /** Adds a `duplicate <what> "<value>" (also at [i])` issue at `[j].<field>` for each repeated key. */
-export function reportDuplicates<T>(items: readonly T[], key: (item: T) => string, field: string, what: string, ctx: z.RefinementCtx) {
+export function reportDuplicates<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  field: string,
+  what: string,
+  ctx: z.RefinementCtx,
+) {
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
     const value = key(item);
     const earlier = seen.get(value);
-    if (earlier !== undefined) ctx.addIssue({ code: "custom", path: [i, field], message: `duplicate ${what} "${value}" (also at [${earlier}])` });
+    if (earlier !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: [i, field],
+        message: `duplicate ${what} "${value}" (also at [${earlier}])`,
+      });
     else seen.set(value, i);
   });
 }

@@ -35,10 +35,17 @@ export function DocsProductSelector({ view }: { view: DocsView }) {
 
 export function DocEntryCard({ entry }: { entry: DocEntry }) {
   return (
-    <article id={docEntryAnchor(entry.title)} className="scroll-mt-24 rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6">
+    <article
+      id={docEntryAnchor(entry.title)}
+      className="scroll-mt-24 rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6"
+    >
       <div className="flex flex-wrap items-center gap-3">
         <h3 className="text-lg font-semibold text-white">{entry.title}</h3>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${TYPE_STYLES[entry.type]}`}>{entry.type}</span>
+        <span
+          className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${TYPE_STYLES[entry.type]}`}
+        >
+          {entry.type}
+        </span>
       </div>
       <p className="mt-3 text-slate-300">{entry.description}</p>
       <h4 className="mt-4 text-sm font-semibold text-sky-200">Solution</h4>
@@ -61,7 +68,8 @@ export function DocsResources({ resources }: { resources: DocsFile["resources"] 
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {resources.map((resource) => {
           const external = resource.href.startsWith("https://");
-          const className = "flex h-full flex-col rounded-xl border border-white/10 bg-white/5 px-4 py-3 hover:border-sky-400/60 hover:bg-white/10";
+          const className =
+            "flex h-full flex-col rounded-xl border border-white/10 bg-white/5 px-4 py-3 hover:border-sky-400/60 hover:bg-white/10";
           const body = (
             <>
               <span className="font-semibold text-white">
@@ -90,7 +98,15 @@ export function DocsResources({ resources }: { resources: DocsFile["resources"] 
   );
 }
 
-export function DocsPage({ intro, view, resources }: { intro: string; view: DocsView; resources: DocsFile["resources"] }) {
+export function DocsPage({
+  intro,
+  view,
+  resources,
+}: {
+  intro: string;
+  view: DocsView;
+  resources: DocsFile["resources"];
+}) {
   return (
     <>
       <DocsProductSelector view={view} />
@@ -106,7 +122,10 @@ export function DocsPage({ intro, view, resources }: { intro: string; view: Docs
             <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
               {view.entries.map((entry) => (
                 <li key={entry.title}>
-                  <a href={`#${docEntryAnchor(entry.title)}`} className="rounded text-sky-300 underline-offset-2 hover:underline">
+                  <a
+                    href={`#${docEntryAnchor(entry.title)}`}
+                    className="rounded text-sky-300 underline-offset-2 hover:underline"
+                  >
                     {entry.title}
                   </a>
                 </li>

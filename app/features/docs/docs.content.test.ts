@@ -5,11 +5,18 @@ import { loadContent } from "~/features/content/content.server";
 import { docsFileSchema } from "./docs.content";
 
 describe("content/docs.json rules", () => {
-  const entry = { title: "Activation Failed", type: "error", description: "It fails.", solution: ["Run as administrator."] };
+  const entry = {
+    title: "Activation Failed",
+    type: "error",
+    description: "It fails.",
+    solution: ["Run as administrator."],
+  };
   const parse = (data: unknown) => () => parseContent("content/docs.json", docsFileSchema, data);
 
   it("accepts entries per product and defaults resources to none", () => {
-    expect(parse({ intro: "Help.", products: [{ product: "vault", entries: [entry] }] })()).toMatchObject({ resources: [] });
+    expect(parse({ intro: "Help.", products: [{ product: "vault", entries: [entry] }] })()).toMatchObject({
+      resources: [],
+    });
   });
 
   it("rejects an entry type other than error, warning or info", () => {
@@ -26,13 +33,19 @@ describe("content/docs.json rules", () => {
 
   it("rejects a product listed twice", () => {
     const doc = { product: "vault", entries: [entry] };
-    expect(parse({ intro: "Help.", products: [doc, doc] })).toThrow('content/docs.json: products[1].product: duplicate product "vault" (also at [0])');
+    expect(parse({ intro: "Help.", products: [doc, doc] })).toThrow(
+      'content/docs.json: products[1].product: duplicate product "vault" (also at [0])',
+    );
   });
 
   it("rejects a resource link that is neither a site path nor https", () => {
-    expect(parse({ intro: "Help.", products: [{ product: "vault", entries: [entry] }], resources: [{ label: "X", href: "javascript:alert(1)", description: "x" }] })).toThrow(
-      "content/docs.json: resources[0].href: expected a site path starting with / or an https:// URL",
-    );
+    expect(
+      parse({
+        intro: "Help.",
+        products: [{ product: "vault", entries: [entry] }],
+        resources: [{ label: "X", href: "javascript:alert(1)", description: "x" }],
+      }),
+    ).toThrow("content/docs.json: resources[0].href: expected a site path starting with / or an https:// URL");
   });
 });
 

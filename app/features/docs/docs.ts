@@ -14,9 +14,17 @@ export interface DocsView {
 }
 
 /** Resolves `?product=<slug>`; a missing or unknown slug shows the first product's docs. */
-export function selectDocs(docs: DocsFile, products: ReadonlyArray<Pick<Product, "slug" | "name">>, requested: string | null): DocsView {
+export function selectDocs(
+  docs: DocsFile,
+  products: ReadonlyArray<Pick<Product, "slug" | "name">>,
+  requested: string | null,
+): DocsView {
   const names = new Map(products.map((p) => [p.slug, p.name]));
-  const options = docs.products.map((d) => ({ slug: d.product, name: names.get(d.product) ?? d.product, entryCount: d.entries.length }));
+  const options = docs.products.map((d) => ({
+    slug: d.product,
+    name: names.get(d.product) ?? d.product,
+    entryCount: d.entries.length,
+  }));
   const index = Math.max(
     0,
     docs.products.findIndex((d) => d.product === requested),

@@ -21,22 +21,32 @@ describe("content/downloads.json rules", () => {
   });
 
   it("rejects a status other than stable, beta or new", () => {
-    expect(parse([{ ...download, status: "alpha" }])).toThrow("content/downloads.json: [0].status: expected stable, beta or new");
+    expect(parse([{ ...download, status: "alpha" }])).toThrow(
+      "content/downloads.json: [0].status: expected stable, beta or new",
+    );
   });
 
   it("rejects a date that is not YYYY-MM-DD", () => {
-    expect(parse([{ ...download, date: "12/11/2026" }])).toThrow("content/downloads.json: [0].date: expected a date YYYY-MM-DD");
+    expect(parse([{ ...download, date: "12/11/2026" }])).toThrow(
+      "content/downloads.json: [0].date: expected a date YYYY-MM-DD",
+    );
   });
 
   it("rejects a size without a unit", () => {
-    expect(parse([{ ...download, size: "48" }])).toThrow("content/downloads.json: [0].size: expected a size like 48.2 MB");
+    expect(parse([{ ...download, size: "48" }])).toThrow(
+      "content/downloads.json: [0].size: expected a size like 48.2 MB",
+    );
   });
 
   it("rejects an empty changelog", () => {
-    expect(parse([{ ...download, changelog: [] }])).toThrow("content/downloads.json: [0].changelog: expected at least one changelog line");
+    expect(parse([{ ...download, changelog: [] }])).toThrow(
+      "content/downloads.json: [0].changelog: expected at least one changelog line",
+    );
   });
 
   it("rejects duplicate download ids", () => {
-    expect(parse([download, download])).toThrow('content/downloads.json: [1].id: duplicate download id "vault" (also at [0])');
+    expect(parse([download, download])).toThrow(
+      'content/downloads.json: [1].id: duplicate download id "vault" (also at [0])',
+    );
   });
 });

@@ -13,23 +13,34 @@ const STATUS_STYLES: Record<Download["status"], string> = {
 
 function formatDate(isoDate: string): string {
   // Fixed locale and UTC so server and browser render the same text.
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(
+    new Date(`${isoDate}T00:00:00Z`),
+  );
 }
 
 export function DownloadCard({ download }: { download: Download }) {
   const headingId = `download-${download.id}`;
   return (
-    <article aria-labelledby={headingId} className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6">
+    <article
+      aria-labelledby={headingId}
+      className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6"
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 id={headingId} className="text-lg font-semibold text-white">
             {download.name}
           </h2>
           <p className="mt-0.5 text-sm text-slate-300">
-            Version {download.version} · {download.size} · <time dateTime={download.date}>{formatDate(download.date)}</time>
+            Version {download.version} · {download.size}
+            {" · "}
+            <time dateTime={download.date}>{formatDate(download.date)}</time>
           </p>
         </div>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${STATUS_STYLES[download.status]}`}>{download.status}</span>
+        <span
+          className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${STATUS_STYLES[download.status]}`}
+        >
+          {download.status}
+        </span>
       </div>
       <p className="mt-3 text-slate-300">{download.description}</p>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
@@ -51,7 +62,12 @@ export function DownloadCard({ download }: { download: Download }) {
         </div>
       </div>
       <div className="mt-auto pt-5">
-        <button type="button" className={`${buttonStyles.primary} w-full sm:w-auto`} aria-label={`Download ${download.name} ${download.version}`} onClick={() => window.alert(DOWNLOAD_NOTICE)}>
+        <button
+          type="button"
+          className={`${buttonStyles.primary} w-full sm:w-auto`}
+          aria-label={`Download ${download.name} ${download.version}`}
+          onClick={() => window.alert(DOWNLOAD_NOTICE)}
+        >
           <DownloadIcon className="size-4" />
           Download
         </button>

@@ -10,7 +10,10 @@ export function HowItWorks({ steps }: { steps: Site["howItWorks"] }) {
       <ol className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {steps.map((step, index) => (
           <li key={step.title} className="rounded-2xl border border-white/10 bg-slate-900/60 p-6">
-            <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-full bg-sky-400/15 font-bold text-sky-200 ring-1 ring-sky-400/40">
+            <span
+              aria-hidden="true"
+              className="flex size-10 items-center justify-center rounded-full bg-sky-400/15 font-bold text-sky-200 ring-1 ring-sky-400/40"
+            >
               {index + 1}
             </span>
             <h3 className="mt-4 text-lg font-semibold text-white">

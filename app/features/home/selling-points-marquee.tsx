@@ -3,7 +3,10 @@ import type { Site } from "~/features/layout/site.content";
 
 function PointList({ points, hidden }: { points: Site["sellingPoints"]; hidden?: boolean }) {
   return (
-    <ul aria-hidden={hidden || undefined} className={`flex shrink-0 ${hidden ? "motion-reduce:hidden" : "motion-reduce:flex-wrap motion-reduce:justify-center"}`}>
+    <ul
+      aria-hidden={hidden || undefined}
+      className={`flex shrink-0 ${hidden ? "motion-reduce:hidden" : "motion-reduce:flex-wrap motion-reduce:justify-center"}`}
+    >
       {points.map((point) => (
         <li key={point.title} className="pr-4">
           <div className="h-full w-64 rounded-xl border border-white/10 bg-slate-900/70 px-5 py-4">

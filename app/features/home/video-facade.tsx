@@ -24,9 +24,24 @@ export function VideoFacade({ video }: { video: Site["video"] }) {
           className="absolute inset-0 size-full border-0"
         />
       ) : (
-        <button type="button" onClick={() => setPlaying(true)} className="group absolute inset-0 size-full cursor-pointer" aria-label={`Play video: ${video.title}`}>
-          <img src={poster.src} alt="" width={poster.width} height={poster.height} fetchPriority="high" className="size-full object-cover" />
-          <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-slate-950/20 transition group-hover:bg-slate-950/5">
+        <button
+          type="button"
+          onClick={() => setPlaying(true)}
+          className="group absolute inset-0 size-full cursor-pointer"
+          aria-label={`Play video: ${video.title}`}
+        >
+          <img
+            src={poster.src}
+            alt=""
+            width={poster.width}
+            height={poster.height}
+            fetchPriority="high"
+            className="size-full object-cover"
+          />
+          <span
+            aria-hidden="true"
+            className="absolute inset-0 flex items-center justify-center bg-slate-950/20 transition group-hover:bg-slate-950/5"
+          >
             <span className="flex size-16 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/40 transition group-hover:scale-110 sm:size-20">
               <PlayIcon className="ml-1 size-8 sm:size-10" />
             </span>

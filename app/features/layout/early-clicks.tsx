@@ -61,7 +61,8 @@ export function useEarlyClick(name: string | null): [pending: boolean, handled: 
   }, [name]);
   const handled = useCallback(() => {
     setPending(false);
-    for (const control of document.querySelectorAll(`[data-early-click="${name}"][data-early-click-queued]`)) control.removeAttribute("data-early-click-queued");
+    for (const control of document.querySelectorAll(`[data-early-click="${name}"][data-early-click-queued]`))
+      control.removeAttribute("data-early-click-queued");
   }, [name]);
   return [pending, handled];
 }

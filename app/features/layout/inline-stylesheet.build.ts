@@ -16,7 +16,8 @@ export function inlinableCss(css: string): string {
     visitor: {
       Rule: {
         property: () => [],
-        supports: (rule) => (JSON.stringify(rule.value.condition).includes('"margin-trim"') ? rule.value.rules : undefined),
+        supports: (rule) =>
+          JSON.stringify(rule.value.condition).includes('"margin-trim"') ? rule.value.rules : undefined,
       },
       Declaration: {
         "transition-property"(declaration) {

@@ -18,8 +18,16 @@ export const WHOLE_STYLESHEET_ATTRIBUTE = "data-whole-stylesheet";
  */
 export function InlineStylesheet() {
   const server = useContext(InlineStylesheetContext);
-  const css = server?.css ?? (typeof document === "undefined" ? "" : (document.getElementById(STYLESHEET_ID)?.textContent ?? ""));
+  const css =
+    server?.css ?? (typeof document === "undefined" ? "" : (document.getElementById(STYLESHEET_ID)?.textContent ?? ""));
   // Browsers hide the nonce attribute from scripts once applied, so the client cannot (and need not) repeat it.
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: the text is our own built stylesheet, never user input.
-  return <style id={STYLESHEET_ID} nonce={server?.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css }} />;
+  return (
+    <style
+      id={STYLESHEET_ID}
+      nonce={server?.nonce}
+      suppressHydrationWarning
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the text is our own built stylesheet, never user input.
+      dangerouslySetInnerHTML={{ __html: css }}
+    />
+  );
 }

@@ -7,7 +7,8 @@ export type NavListLayout = "row" | "column" | "responsive";
 
 const TOGGLE_CLASS =
   "group flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2.5 py-2 text-sm font-medium whitespace-nowrap text-slate-200 ring-1 ring-white/15 hover:bg-white/5 hover:text-white [&::-webkit-details-marker]:hidden";
-const PHONE_PANEL_CLASS = "absolute inset-x-0 top-full border-b border-white/10 bg-slate-950 px-4 pt-2 pb-4 shadow-lg shadow-black/40";
+const PHONE_PANEL_CLASS =
+  "absolute inset-x-0 top-full border-b border-white/10 bg-slate-950 px-4 pt-2 pb-4 shadow-lg shadow-black/40";
 const PHONE_PANEL_OPEN_CLASS =
   "max-sm:absolute max-sm:inset-x-0 max-sm:top-full max-sm:border-b max-sm:border-white/10 max-sm:bg-slate-950 max-sm:px-4 max-sm:pt-2 max-sm:pb-4 max-sm:shadow-lg max-sm:shadow-black/40";
 

@@ -14,19 +14,27 @@ describe("pageMeta", () => {
   });
 
   it("keeps a title that already names the brand as it is", () => {
-    expect(pageMeta(root, { title: "Acme Tools | Tools that last", appendBrand: false, description: "d", path: "/" })).toContainEqual({ title: "Acme Tools | Tools that last" });
+    expect(
+      pageMeta(root, { title: "Acme Tools | Tools that last", appendBrand: false, description: "d", path: "/" }),
+    ).toContainEqual({ title: "Acme Tools | Tools that last" });
   });
 
   it("gives Open Graph and Twitter cards an absolute image URL when the page has one", () => {
     const tags = pageMeta(root, { title: "Studio", description: "d", path: "/product/1", image: "/images/studio.svg" });
     expect(tags).toContainEqual({ property: "og:image", content: "https://shop.example/images/studio.svg" });
     expect(tags).toContainEqual({ name: "twitter:image", content: "https://shop.example/images/studio.svg" });
-    expect(pageMeta(root, { title: "FAQ", description: "d", path: "/faq" }).some((tag) => "property" in tag && tag.property === "og:image")).toBe(false);
+    expect(
+      pageMeta(root, { title: "FAQ", description: "d", path: "/faq" }).some(
+        (tag) => "property" in tag && tag.property === "og:image",
+      ),
+    ).toBe(false);
   });
 
   it("asks search engines not to list a page only when told", () => {
     const noindex = { name: "robots", content: "noindex" };
-    expect(pageMeta(root, { title: "Thank you", description: "d", path: "/purchase/success", noindex: true })).toContainEqual(noindex);
+    expect(
+      pageMeta(root, { title: "Thank you", description: "d", path: "/purchase/success", noindex: true }),
+    ).toContainEqual(noindex);
     expect(pageMeta(root, { title: "FAQ", description: "d", path: "/faq" })).not.toContainEqual(noindex);
   });
 

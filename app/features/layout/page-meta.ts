@@ -21,7 +21,10 @@ export type RootMetaData = { layout: Pick<LayoutData, "brand" | "publicUrl"> } |
  * Every page's head tags: title, description, an absolute canonical link, Open Graph and Twitter cards. The canonical
  * is a `tagName: "link"` descriptor, because React Router renders any other descriptor with `rel` as a <meta>.
  */
-export function pageMeta(root: RootMetaData, { title, description, path, image, noindex = false, appendBrand = true }: PageMetaInput): MetaDescriptor[] {
+export function pageMeta(
+  root: RootMetaData,
+  { title, description, path, image, noindex = false, appendBrand = true }: PageMetaInput,
+): MetaDescriptor[] {
   const brand = root?.layout.brand ?? "Kestrel Software";
   const publicUrl = root?.layout.publicUrl ?? "";
   const fullTitle = appendBrand ? `${title} | ${brand}` : title;
@@ -38,7 +41,11 @@ export function pageMeta(root: RootMetaData, { title, description, path, image, 
     { name: "twitter:title", content: fullTitle },
     { name: "twitter:description", content: description },
   ];
-  if (image) tags.push({ property: "og:image", content: `${publicUrl}${image}` }, { name: "twitter:image", content: `${publicUrl}${image}` });
+  if (image)
+    tags.push(
+      { property: "og:image", content: `${publicUrl}${image}` },
+      { name: "twitter:image", content: `${publicUrl}${image}` },
+    );
   if (noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
 }

@@ -1,4 +1,14 @@
-import { createContext, type MouseEvent, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import {
+  createContext,
+  type MouseEvent,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { Link, type LinkProps, useLocation, useNavigate } from "react-router";
 
 export const NAVIGATE_DELAY_MS = 100;
@@ -57,7 +67,15 @@ export function TransitionLink({ to, onClick, ...props }: LinkProps & { to: stri
   const { transitionTo } = usePageTransition();
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     transitionTo(to);
   };
@@ -78,7 +96,8 @@ export function useScrollToTopOnPathChange() {
 /** `#anchor` links scroll smoothly to their target and update the hash without a reload. */
 export function useSmoothHashLinks() {
   useEffect(() => {
-    const targetOf = (hash: string) => (hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null);
+    const targetOf = (hash: string) =>
+      hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
     const focusTarget = (target: HTMLElement) => {
       if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
       target.focus({ preventScroll: true });
@@ -86,7 +105,13 @@ export function useSmoothHashLinks() {
     // A #hash link followed before the page was ready: the browser already jumped there; focus follows now.
     const early = window.__earlyHashLink ? targetOf(window.__earlyHashLink) : null;
     window.__earlyHashLink = null;
-    if (early && (document.activeElement === null || document.activeElement === document.body || document.activeElement.matches("a[href^='#']"))) focusTarget(early);
+    if (
+      early &&
+      (document.activeElement === null ||
+        document.activeElement === document.body ||
+        document.activeElement.matches("a[href^='#']"))
+    )
+      focusTarget(early);
     const onClick = (event: globalThis.MouseEvent) => {
       if (event.defaultPrevented || event.button !== 0) return;
       const anchor = (event.target as Element | null)?.closest?.("a[href^='#']");

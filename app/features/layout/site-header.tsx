@@ -39,7 +39,12 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
         );
       })}
       <li>
-        <a href={layout.community.url} target="_blank" rel="noopener noreferrer" className={`${itemClassName} text-slate-300 hover:bg-white/5 hover:text-white`}>
+        <a
+          href={layout.community.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={`${itemClassName} text-slate-300 hover:bg-white/5 hover:text-white`}
+        >
           {layout.community.label}
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
@@ -53,11 +58,16 @@ export function SiteHeader({ layout }: { layout: LayoutData }) {
     <header className="sticky top-0 z-40 border-b border-white/10 bg-slate-950/90 backdrop-blur supports-[backdrop-filter]:bg-slate-950/75">
       {/* Under 640 px one row that does not wrap: the brand may break onto two lines, the badge and `Menu` keep their size. */}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 max-sm:flex-nowrap max-sm:gap-x-2">
-        <TransitionLink to="/" className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white max-sm:min-w-0 max-sm:text-base max-sm:leading-tight">
+        <TransitionLink
+          to="/"
+          className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white max-sm:min-w-0 max-sm:text-base max-sm:leading-tight"
+        >
           <img src="/favicon.svg" alt="" width={28} height={28} className="max-sm:size-6 max-sm:shrink-0" />
           {layout.brand}
         </TransitionLink>
-        <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">{layout.badge}</span>
+        <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">
+          {layout.badge}
+        </span>
         <nav aria-label="Main" className="ml-auto min-w-0 max-sm:shrink-0">
           <NavMenu items={(listLayout) => <NavItems layout={layout} listLayout={listLayout} />} />
         </nav>

@@ -12,12 +12,21 @@ export const siteSchema = z.object({
   description: nonEmpty,
   badge: nonEmpty,
   community: z.object({ label: nonEmpty, url: z.url({ message: "expected an absolute URL" }) }),
-  video: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{6,20}$/, { message: "expected a YouTube video id" }), title: nonEmpty, poster: imageSchema }),
+  video: z.object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{6,20}$/, { message: "expected a YouTube video id" }),
+    title: nonEmpty,
+    poster: imageSchema,
+  }),
   hero: z.object({ title: nonEmpty, subtitle: nonEmpty, image: imageSchema.optional() }),
   nav: z.array(linkSchema).min(1),
   categories: z.array(z.object({ value: z.string().regex(/^[a-z0-9-]+$/), label: nonEmpty })).min(1),
   /** Product cards per catalogue page. */
-  catalogPageSize: z.number({ message: "expected a whole number of cards" }).int({ message: "expected a whole number of cards" }).min(1).max(100).default(24),
+  catalogPageSize: z
+    .number({ message: "expected a whole number of cards" })
+    .int({ message: "expected a whole number of cards" })
+    .min(1)
+    .max(100)
+    .default(24),
   sellingPoints: z.array(z.object({ title: nonEmpty, description: nonEmpty })).min(1),
   howItWorks: z.array(z.object({ title: nonEmpty, description: nonEmpty })).min(1),
   homeTiles: z.array(z.number().int().positive()).min(1),

@@ -41,7 +41,10 @@ describe("structured data", () => {
   });
 
   it("names the organisation with an absolute URL", () => {
-    expect(organizationJsonLd({ name: "Kestrel Software", publicUrl: base, description: "d" })).toMatchObject({ "@type": "Organization", url: `${base}/` });
+    expect(organizationJsonLd({ name: "Kestrel Software", publicUrl: base, description: "d" })).toMatchObject({
+      "@type": "Organization",
+      url: `${base}/`,
+    });
   });
 
   it("escapes '<' so text can never close the script element", () => {

@@ -5,7 +5,17 @@ import type { Product } from "~/features/catalog/catalog.content";
 /** schema.org objects for search engines (JSON-LD). Pure: routes pass content and the absolute site URL. */
 export type JsonLdObject = Record<string, unknown> & { "@type": string };
 
-export function organizationJsonLd({ name, publicUrl, description, sameAs = [] }: { name: string; publicUrl: string; description: string; sameAs?: string[] }): JsonLdObject {
+export function organizationJsonLd({
+  name,
+  publicUrl,
+  description,
+  sameAs = [],
+}: {
+  name: string;
+  publicUrl: string;
+  description: string;
+  sameAs?: string[];
+}): JsonLdObject {
   return {
     "@context": "https://schema.org",
     "@type": "Organization",
@@ -38,7 +48,10 @@ export function productJsonLd(product: Product, publicUrl: string, sellerName: s
       price: formatCents(computeTotal(product, duration)),
       priceCurrency: product.currency,
       // A duration without a shop variant, or with no keys left, cannot be bought online.
-      availability: duration.variantId === null || duration.stock === 0 ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
+      availability:
+        duration.variantId === null || duration.stock === 0
+          ? "https://schema.org/OutOfStock"
+          : "https://schema.org/InStock",
       url: `${url}?duration=${encodeURIComponent(duration.value)}`,
       seller: { "@id": `${publicUrl}/#organization` },
     })),
@@ -49,7 +62,12 @@ export function breadcrumbJsonLd(trail: Array<{ name: string; path: string }>, p
   return {
     "@context": "https://schema.org",
     "@type": "BreadcrumbList",
-    itemListElement: trail.map((crumb, index) => ({ "@type": "ListItem", position: index + 1, name: crumb.name, item: absoluteUrl(crumb.path, publicUrl) })),
+    itemListElement: trail.map((crumb, index) => ({
+      "@type": "ListItem",
+      position: index + 1,
+      name: crumb.name,
+      item: absoluteUrl(crumb.path, publicUrl),
+    })),
   };
 }
 
@@ -57,13 +75,20 @@ export function faqPageJsonLd(items: FaqItem[]): JsonLdObject {
   return {
     "@context": "https://schema.org",
     "@type": "FAQPage",
-    mainEntity: items.map((item) => ({ "@type": "Question", name: item.question, acceptedAnswer: { "@type": "Answer", text: item.answer } })),
+    mainEntity: items.map((item) => ({
+      "@type": "Question",
+      name: item.question,
+      acceptedAnswer: { "@type": "Answer", text: item.answer },
+    })),
   };
 }
 
 /** JSON for inside a <script> element: `<` is escaped so no text can close the element early. */
 export function serializeJsonLd(data: JsonLdObject | JsonLdObject[]): string {
-  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function absoluteUrl(pathOrUrl: string, publicUrl: string): string {

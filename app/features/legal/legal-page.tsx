@@ -1,7 +1,9 @@
 import type { LegalPageView } from "./legal.server";
 
 function formatDate(isoDate: string): string {
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(`${isoDate}T00:00:00Z`));
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
+    new Date(`${isoDate}T00:00:00Z`),
+  );
 }
 
 /** Typography for rendered Markdown without a plugin: headings, lists, links and emphasis. */

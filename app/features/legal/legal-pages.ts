@@ -5,9 +5,21 @@ import type { CachePolicy } from "~/lib/route-cache";
  * content/site.json `legal` (title, date) with its Markdown in `content/<file>`.
  */
 export const LEGAL_PAGES = [
-  { slug: "terms", file: "legal/terms.md", description: "The terms that apply when you buy and use Kestrel Software licences." },
-  { slug: "privacy", file: "legal/privacy.md", description: "What personal data Kestrel Software collects, why, and your rights." },
-  { slug: "refund", file: "legal/refund.md", description: "When Kestrel Software refunds a purchase: the 24-hour window, evidence and processing times." },
+  {
+    slug: "terms",
+    file: "legal/terms.md",
+    description: "The terms that apply when you buy and use Kestrel Software licences.",
+  },
+  {
+    slug: "privacy",
+    file: "legal/privacy.md",
+    description: "What personal data Kestrel Software collects, why, and your rights.",
+  },
+  {
+    slug: "refund",
+    file: "legal/refund.md",
+    description: "When Kestrel Software refunds a purchase: the 24-hour window, evidence and processing times.",
+  },
   { slug: "dmca", file: "legal/dmca.md", description: "How to report copyright infringement to Kestrel Software." },
 ] as const;
 

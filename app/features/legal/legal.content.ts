@@ -3,11 +3,14 @@ import { isoDate, nonEmpty } from "~/features/content/content";
 import { LEGAL_SLUGS } from "./legal-pages";
 
 /** content/site.json `legal`: each page's title and date, in footer order. */
-export const legalEntriesSchema = z.array(z.object({ slug: z.enum(LEGAL_SLUGS), title: nonEmpty, lastUpdated: isoDate }));
+export const legalEntriesSchema = z.array(
+  z.object({ slug: z.enum(LEGAL_SLUGS), title: nonEmpty, lastUpdated: isoDate }),
+);
 export type LegalEntry = z.infer<typeof legalEntriesSchema>[number];
 
 // Template leftovers such as "[Company Name]", "{{date}}", "TODO" or lorem ipsum must never ship.
-const PLACEHOLDER = /\[(?:your|company|insert|date|name|address|email|phone)[^\]]*\]|\{\{|\bTODO\b|\bTBD\b|lorem ipsum|\bXX+\b/i;
+const PLACEHOLDER =
+  /\[(?:your|company|insert|date|name|address|email|phone)[^\]]*\]|\{\{|\bTODO\b|\bTBD\b|lorem ipsum|\bXX+\b/i;
 
 /** Checks one legal Markdown file; returns problems as `content/legal/terms.md: ...` lines. */
 export function checkLegalMarkdown(file: string, markdown: string, company: string): string[] {

@@ -21,7 +21,12 @@ export function getLegalPage(slug: LegalSlug): LegalPageView | undefined {
   const entry = site.legal.find((page) => page.slug === slug);
   const source = legal[slug];
   if (!entry || source === undefined) return undefined;
-  const view = { slug, title: entry.title, lastUpdated: entry.lastUpdated, html: markdown.parse(source, { async: false }) };
+  const view = {
+    slug,
+    title: entry.title,
+    lastUpdated: entry.lastUpdated,
+    html: markdown.parse(source, { async: false }),
+  };
   rendered.set(slug, view);
   return view;
 }

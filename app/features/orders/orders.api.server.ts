@@ -7,7 +7,12 @@ import { getOrderStatus } from "./orders.server";
 import { type NotificationContext, receiveShopNotification } from "./shop-notifications.server";
 
 /** Per client address: the success page polls every 2 s (every 10 s after a minute), far below this. */
-const ORDER_STATUS_LIMIT: RateLimitPolicy = { name: "orderStatus", points: 60, durationSeconds: 60, error: "Too many order status requests. Please slow down." };
+const ORDER_STATUS_LIMIT: RateLimitPolicy = {
+  name: "orderStatus",
+  points: 60,
+  durationSeconds: 60,
+  error: "Too many order status requests. Please slow down.",
+};
 
 /**
  * POST /api/shop/notifications (signed by the shop), GET /api/orders/:id (status only). `notificationContext` comes
@@ -25,7 +30,11 @@ export function createOrdersApi({ notificationContext }: { notificationContext: 
       timestamp: req.get("X-Timestamp"),
       idempotencyKey: req.get("Idempotency-Key"),
     });
-    if (reply.status !== 200) req.log?.warn({ status: reply.status, error: "error" in reply.body ? reply.body.error : undefined }, "shop notification refused");
+    if (reply.status !== 200)
+      req.log?.warn(
+        { status: reply.status, error: "error" in reply.body ? reply.body.error : undefined },
+        "shop notification refused",
+      );
     res.status(reply.status).json(reply.body);
   });
 

@@ -44,16 +44,34 @@ export async function createPendingOrder(
 }
 
 export async function getOrderStatus(db: Kysely<Database>, id: string): Promise<OrderStatusView | undefined> {
-  const row = await db.selectFrom("orders").select(["id", "status", "shop_status"]).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("orders")
+    .select(["id", "status", "shop_status"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) return undefined;
-  return row.shop_status ? { id: row.id, status: row.status, shopStatus: row.shop_status } : { id: row.id, status: row.status };
+  return row.shop_status
+    ? { id: row.id, status: row.status, shopStatus: row.shop_status }
+    : { id: row.id, status: row.status };
 }
 
-export async function findOrderByInvoice(db: Kysely<Database>, provider: string, invoiceId: string): Promise<OrderRecord | undefined> {
-  return db.selectFrom("orders").selectAll().where("provider", "=", provider).where("provider_invoice_id", "=", invoiceId).executeTakeFirst();
+export async function findOrderByInvoice(
+  db: Kysely<Database>,
+  provider: string,
+  invoiceId: string,
+): Promise<OrderRecord | undefined> {
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("provider", "=", provider)
+    .where("provider_invoice_id", "=", invoiceId)
+    .executeTakeFirst();
 }
 
-export async function listOrders(db: Kysely<Database>, options: { status?: OrdersTable["status"]; limit: number }): Promise<OrderRecord[]> {
+export async function listOrders(
+  db: Kysely<Database>,
+  options: { status?: OrdersTable["status"]; limit: number },
+): Promise<OrderRecord[]> {
   let query = db.selectFrom("orders").selectAll().orderBy("created_at", "desc").orderBy("id").limit(options.limit);
   if (options.status) query = query.where("status", "=", options.status);
   return query.execute();
@@ -75,7 +93,10 @@ export async function listShopNotifications(
 }
 
 /** Which product an order is for (the success page names it); undefined for an id that is not one of our orders. */
-export async function orderedProductId(orderId: string, db: Kysely<Database> = getDb().db): Promise<number | undefined> {
+export async function orderedProductId(
+  orderId: string,
+  db: Kysely<Database> = getDb().db,
+): Promise<number | undefined> {
   if (!orderIdSchema.safeParse(orderId).success) return undefined;
   const row = await db.selectFrom("orders").select("product_id").where("id", "=", orderId).executeTakeFirst();
   return row?.product_id;

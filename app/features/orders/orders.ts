@@ -4,7 +4,11 @@ export const ORDER_STATUSES = ["pending", "completed", "failed", "refunded"] as 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** What GET /api/orders/:id answers: the status (and the shop's own word for it, once read), nothing about the buyer. */
-export const orderStatusSchema = z.object({ id: z.string(), status: z.enum(ORDER_STATUSES), shopStatus: z.string().max(64).optional() });
+export const orderStatusSchema = z.object({
+  id: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  shopStatus: z.string().max(64).optional(),
+});
 export type OrderStatusView = z.infer<typeof orderStatusSchema>;
 
 export const orderIdSchema = z.uuid();

@@ -14,7 +14,10 @@ export interface PurchaseSuccessProps {
 export function VerifyingPurchase() {
   return (
     <div role="status" className="flex flex-col items-center gap-4 py-10">
-      <span aria-hidden="true" className="size-10 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400" />
+      <span
+        aria-hidden="true"
+        className="size-10 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400"
+      />
       <p className="text-slate-200">Verifying your purchase...</p>
     </div>
   );
@@ -23,12 +26,16 @@ export function VerifyingPurchase() {
 export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps) {
   return (
     <div className="flex flex-col items-center text-center">
-      <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-emerald-500/15 text-emerald-300 ring-1 ring-emerald-400/40">
+      <span
+        aria-hidden="true"
+        className="flex size-16 items-center justify-center rounded-full bg-emerald-500/15 text-emerald-300 ring-1 ring-emerald-400/40"
+      >
         <CheckIcon className="size-8" />
       </span>
       <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">Thank you for your purchase!</h1>
       <p className="mt-3 max-w-lg text-slate-300">
-        {productName ? `Your ${productName} licence` : "Your licence"} is on its way: the key and download instructions are on the checkout receipt and in your email.
+        {productName ? `Your ${productName} licence` : "Your licence"} is on its way: the key and download instructions
+        are on the checkout receipt and in your email.
       </p>
       <dl className="mt-8 grid w-full max-w-md gap-3 rounded-2xl border border-white/10 bg-slate-900/60 p-5 text-left text-sm">
         {orderId ? (
@@ -84,15 +91,29 @@ const NOT_COMPLETED_COPY: Record<NotCompletedState, { title: string; body: strin
 };
 
 /** Every outcome other than completed: what happened, the order number, and a way to reach support (or back to the product). */
-export function PurchaseNotCompleted({ state, orderId, productId }: { state: NotCompletedState; orderId: string | null; productId?: number | null }) {
+export function PurchaseNotCompleted({
+  state,
+  orderId,
+  productId,
+}: {
+  state: NotCompletedState;
+  orderId: string | null;
+  productId?: number | null;
+}) {
   const copy = NOT_COMPLETED_COPY[state];
   const waiting = state === "waiting" || state === "confirming";
   return (
     <div className="flex flex-col items-center text-center">
       {waiting ? (
-        <span aria-hidden="true" className="size-16 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400" />
+        <span
+          aria-hidden="true"
+          className="size-16 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400"
+        />
       ) : (
-        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40">
+        <span
+          aria-hidden="true"
+          className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40"
+        >
           <ExclamationCircleIcon className="size-8" />
         </span>
       )}
@@ -111,7 +132,11 @@ export function PurchaseNotCompleted({ state, orderId, productId }: { state: Not
             Back to the product
           </Link>
         ) : null}
-        <button type="button" onClick={openSupportChat} className={state === "failed" ? buttonStyles.secondary : buttonStyles.primary}>
+        <button
+          type="button"
+          onClick={openSupportChat}
+          className={state === "failed" ? buttonStyles.secondary : buttonStyles.primary}
+        >
           Contact Support
         </button>
         <Link to="/products" className={buttonStyles.secondary}>
@@ -134,7 +159,9 @@ function VerificationView({ verification, props }: { verification: Verification;
     case "completed":
       return <PurchaseCompleted {...props} />;
     case "waiting":
-      return <PurchaseNotCompleted state={verification.confirming ? "confirming" : "waiting"} orderId={props.orderId} />;
+      return (
+        <PurchaseNotCompleted state={verification.confirming ? "confirming" : "waiting"} orderId={props.orderId} />
+      );
     default:
       return <PurchaseNotCompleted state={verification.state} orderId={props.orderId} productId={props.productId} />;
   }

@@ -65,7 +65,15 @@ export interface NotificationHeaders {
   idempotencyKey?: string;
 }
 
-export type NotificationOutcome = "completed" | "refunded" | "failed" | "unchanged" | "ignored" | "unknown_invoice" | "wrong_shop" | "catalogue_sync";
+export type NotificationOutcome =
+  | "completed"
+  | "refunded"
+  | "failed"
+  | "unchanged"
+  | "ignored"
+  | "unknown_invoice"
+  | "wrong_shop"
+  | "catalogue_sync";
 
 export interface NotificationReply {
   status: number;
@@ -73,7 +81,11 @@ export interface NotificationReply {
 }
 
 /** The one path every shop notification takes: the HTTP endpoint and the demo checkout's Pay button both call it. */
-export async function receiveShopNotification(ctx: NotificationContext, rawBody: Buffer | undefined, headers: NotificationHeaders): Promise<NotificationReply> {
+export async function receiveShopNotification(
+  ctx: NotificationContext,
+  rawBody: Buffer | undefined,
+  headers: NotificationHeaders,
+): Promise<NotificationReply> {
   const reply = await applyShopNotification(ctx, rawBody, headers).catch((error: unknown) => {
     shopNotificationOutcomes.inc({ outcome: "error" });
     throw error;
@@ -83,38 +95,53 @@ export async function receiveShopNotification(ctx: NotificationContext, rawBody:
 }
 
 /** The counted outcome: refused as unsigned or stale, a repeat, an invoice we have no order for, applied, or an error. */
-function notificationMetricOutcome(reply: NotificationReply): "applied" | "duplicate" | "bad_signature" | "unknown_order" | "error" {
+function notificationMetricOutcome(
+  reply: NotificationReply,
+): "applied" | "duplicate" | "bad_signature" | "unknown_order" | "error" {
   if (reply.status === 401) return "bad_signature";
   if (!("ok" in reply.body)) return "error";
   if (reply.body.duplicate) return "duplicate";
   return reply.body.outcome === "unknown_invoice" || reply.body.outcome === "wrong_shop" ? "unknown_order" : "applied";
 }
 
-async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer | undefined, headers: NotificationHeaders): Promise<NotificationReply> {
+async function applyShopNotification(
+  ctx: NotificationContext,
+  rawBody: Buffer | undefined,
+  headers: NotificationHeaders,
+): Promise<NotificationReply> {
   const now = ctx.now?.() ?? new Date();
   if (!rawBody || rawBody.length === 0) return { status: 400, body: { error: "Expected a JSON body" } };
-  if (!isWithinReplayWindow(headers.timestamp, now)) return { status: 401, body: { error: "Missing or stale X-Timestamp" } };
-  if (!verifyShopSignature(rawBody, headers.signature, ctx.secret)) return { status: 401, body: { error: "Invalid signature" } };
+  if (!isWithinReplayWindow(headers.timestamp, now))
+    return { status: 401, body: { error: "Missing or stale X-Timestamp" } };
+  if (!verifyShopSignature(rawBody, headers.signature, ctx.secret))
+    return { status: 401, body: { error: "Invalid signature" } };
 
   let parsed: z.infer<typeof shopNotificationSchema>;
   try {
     const result = shopNotificationSchema.safeParse(JSON.parse(rawBody.toString("utf8")));
-    if (!result.success || (isInvoiceEvent(result.data.event) && result.data.data.invoice_id === undefined)) return { status: 400, body: { error: "Expected {event, data: {invoice_id}}" } };
+    if (!result.success || (isInvoiceEvent(result.data.event) && result.data.data.invoice_id === undefined))
+      return { status: 400, body: { error: "Expected {event, data: {invoice_id}}" } };
     parsed = result.data;
   } catch {
     return { status: 400, body: { error: "Malformed JSON body" } };
   }
 
   const givenKey = headers.idempotencyKey?.trim();
-  if (givenKey !== undefined && (givenKey.length === 0 || givenKey.length > 200)) return { status: 400, body: { error: "Invalid Idempotency-Key" } };
+  if (givenKey !== undefined && (givenKey.length === 0 || givenKey.length > 200))
+    return { status: 400, body: { error: "Invalid Idempotency-Key" } };
   // Without a key, the body itself identifies the delivery (retries resend the same bytes).
   const key = givenKey ?? `sha256:${crypto.createHash("sha256").update(rawBody).digest("hex")}`;
 
-  const seen = await ctx.db.selectFrom("shop_notifications").select("outcome").where("idempotency_key", "=", key).executeTakeFirst();
+  const seen = await ctx.db
+    .selectFrom("shop_notifications")
+    .select("outcome")
+    .where("idempotency_key", "=", key)
+    .executeTakeFirst();
   if (seen) return { status: 200, body: { ok: true, outcome: seen.outcome as NotificationOutcome, duplicate: true } };
 
   if (!isInvoiceEvent(parsed.event)) {
-    if (parsed.shop_id !== undefined && parsed.shop_id !== ctx.shopId) return recordOutcome(ctx, key, parsed.event, null, "wrong_shop", now);
+    if (parsed.shop_id !== undefined && parsed.shop_id !== ctx.shopId)
+      return recordOutcome(ctx, key, parsed.event, null, "wrong_shop", now);
     const synced = (await ctx.onCatalogueEvent?.(parsed.event, parsed.data)) ?? false;
     return recordOutcome(ctx, key, parsed.event, null, synced ? "catalogue_sync" : "ignored", now);
   }
@@ -151,7 +178,14 @@ async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer |
   const recorded = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto("shop_notifications")
-      .values({ idempotency_key: key, invoice_id: invoiceId, event: parsed.event, received_at: now.toISOString(), outcome, order_id: order?.id ?? null })
+      .values({
+        idempotency_key: key,
+        invoice_id: invoiceId,
+        event: parsed.event,
+        received_at: now.toISOString(),
+        outcome,
+        order_id: order?.id ?? null,
+      })
       .onConflict((oc) => oc.column("idempotency_key").doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
@@ -174,15 +208,30 @@ async function applyShopNotification(ctx: NotificationContext, rawBody: Buffer |
   });
   if (!recorded) return { status: 200, body: { ok: true, outcome, duplicate: true } };
   // A paid (or refunded) invoice changed its product's stock: the catalogue reads that product again.
-  if (order && nextStatus && nextStatus !== "pending") await ctx.onCatalogueEvent?.(parsed.event, { product_id: order.product_id });
+  if (order && nextStatus && nextStatus !== "pending")
+    await ctx.onCatalogueEvent?.(parsed.event, { product_id: order.product_id });
   return { status: 200, body: { ok: true, outcome } };
 }
 
 /** A notification that settles no order, recorded under its key so a repeat is answered as one. */
-async function recordOutcome(ctx: NotificationContext, key: string, event: string, invoiceId: string | null, outcome: NotificationOutcome, now: Date): Promise<NotificationReply> {
+async function recordOutcome(
+  ctx: NotificationContext,
+  key: string,
+  event: string,
+  invoiceId: string | null,
+  outcome: NotificationOutcome,
+  now: Date,
+): Promise<NotificationReply> {
   const inserted = await ctx.db
     .insertInto("shop_notifications")
-    .values({ idempotency_key: key, invoice_id: invoiceId, event, received_at: now.toISOString(), outcome, order_id: null })
+    .values({
+      idempotency_key: key,
+      invoice_id: invoiceId,
+      event,
+      received_at: now.toISOString(),
+      outcome,
+      order_id: null,
+    })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .executeTakeFirst();
   const duplicate = Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1;

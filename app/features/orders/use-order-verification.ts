@@ -12,7 +12,10 @@ export type Verification =
   | { state: "unverified" };
 
 /** The failure toast, word for word (tests/e2e/checkout.spec.ts pins the text). */
-export const VERIFY_FAILED_TOAST = { title: "Error", description: "Failed to verify your order. Please contact support." } as const;
+export const VERIFY_FAILED_TOAST = {
+  title: "Error",
+  description: "Failed to verify your order. Please contact support.",
+} as const;
 
 /**
  * What the success page shows for an order, watched until it settles. Without an order id (a shop redirect that
@@ -24,7 +27,11 @@ export function useOrderVerification(orderId: string | null): Verification {
   const unverified = verification.state === "unverified";
   useEffect(() => {
     // Only a check that could not be made is an error; an answer (even "not found") is shown on the page itself.
-    if (unverified) toast.error(VERIFY_FAILED_TOAST.title, { description: VERIFY_FAILED_TOAST.description, id: "order-verification" });
+    if (unverified)
+      toast.error(VERIFY_FAILED_TOAST.title, {
+        description: VERIFY_FAILED_TOAST.description,
+        id: "order-verification",
+      });
   }, [unverified]);
   return verification;
 }

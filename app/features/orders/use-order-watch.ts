@@ -16,7 +16,8 @@ export type OrderWatch =
 
 /** How long to wait before the next look: the shop's pace while the watch is young, slower later, longer when told (429 Retry-After). */
 export function nextOrderCheckDelay(watchedForMs: number, retryAfterSeconds?: number): number {
-  const regular = watchedForMs >= ORDER_WATCH_TIMING.slowAfterMs ? ORDER_WATCH_TIMING.slowMs : ORDER_WATCH_TIMING.fastMs;
+  const regular =
+    watchedForMs >= ORDER_WATCH_TIMING.slowAfterMs ? ORDER_WATCH_TIMING.slowMs : ORDER_WATCH_TIMING.fastMs;
   if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0) return regular;
   return Math.max(regular, Math.min(retryAfterSeconds, 300) * 1000);
 }
@@ -50,7 +51,10 @@ export function useOrderWatch(orderId: string | null, active = true): OrderWatch
       inFlight = true;
       let retryAfter: number | undefined;
       try {
-        const response = await fetch(`/api/orders/${encodeURIComponent(orderId ?? "")}`, { headers: { Accept: "application/json" }, cache: "no-store" });
+        const response = await fetch(`/api/orders/${encodeURIComponent(orderId ?? "")}`, {
+          headers: { Accept: "application/json" },
+          cache: "no-store",
+        });
         if (stopped) return;
         if (response.status === 404 || response.status === 400) {
           stopped = true;
@@ -65,7 +69,11 @@ export function useOrderWatch(orderId: string | null, active = true): OrderWatch
           if (stopped) return;
           const order = orderStatusSchema.parse(body);
           errors = 0;
-          setWatch(order.shopStatus ? { state: "found", status: order.status, shopStatus: order.shopStatus } : { state: "found", status: order.status });
+          setWatch(
+            order.shopStatus
+              ? { state: "found", status: order.status, shopStatus: order.shopStatus }
+              : { state: "found", status: order.status },
+          );
           if (isSettled(order.status)) {
             stopped = true;
             return;

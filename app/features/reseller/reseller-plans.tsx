@@ -14,8 +14,14 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
         <h2 id={headingId} className="text-lg font-semibold text-white">
           {plan.name}
         </h2>
-        {plan.highlighted ? <span className="rounded-full bg-sky-500 px-2 py-0.5 text-xs font-semibold text-slate-950">Most popular</span> : null}
-        {plan.custom ? <span className="rounded-full bg-violet-500/20 px-2 py-0.5 text-xs font-semibold text-violet-200 ring-1 ring-violet-400/40">Custom</span> : null}
+        {plan.highlighted ? (
+          <span className="rounded-full bg-sky-500 px-2 py-0.5 text-xs font-semibold text-slate-950">Most popular</span>
+        ) : null}
+        {plan.custom ? (
+          <span className="rounded-full bg-violet-500/20 px-2 py-0.5 text-xs font-semibold text-violet-200 ring-1 ring-violet-400/40">
+            Custom
+          </span>
+        ) : null}
       </div>
       <p className="mt-4 text-3xl font-bold tracking-tight text-white">{plan.price}</p>
       <p className="mt-1 text-sm text-sky-200">{plan.priceDetail}</p>
@@ -29,7 +35,12 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
         ))}
       </ul>
       <div className="mt-auto pt-6">
-        <a href={signUpUrl} target="_blank" rel="noopener noreferrer" className={`${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary} w-full`}>
+        <a
+          href={signUpUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={`${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary} w-full`}
+        >
           Get Started<span className="sr-only"> with {plan.name} (opens in a new tab)</span>
         </a>
       </div>
@@ -48,7 +59,10 @@ export function ResellerPlans({ plans, signUpUrl }: { plans: PlansFile; signUpUr
         ))}
       </ul>
       {plans.includedInEveryPlan.length ? (
-        <section aria-labelledby="plans-included" className="mt-10 rounded-2xl border border-white/10 bg-white/5 p-6 text-center">
+        <section
+          aria-labelledby="plans-included"
+          className="mt-10 rounded-2xl border border-white/10 bg-white/5 p-6 text-center"
+        >
           <h2 id="plans-included" className="font-semibold text-white">
             Included in every plan
           </h2>

@@ -11,7 +11,9 @@ export const plansFileSchema = z.object({
         .object({
           id: lowercaseId,
           name: nonEmpty,
-          price: z.string().regex(/^(\$\d+(\.\d{2})?(\/month)?|Custom)$/, { message: 'expected a price like "$60", "$175/month" or "Custom"' }),
+          price: z.string().regex(/^(\$\d+(\.\d{2})?(\/month)?|Custom)$/, {
+            message: 'expected a price like "$60", "$175/month" or "Custom"',
+          }),
           priceDetail: nonEmpty,
           description: nonEmpty,
           features: z.array(nonEmpty).min(1, { message: "expected at least one feature" }),

@@ -29,7 +29,10 @@ function useProductReviews(initial: ReviewsPayload | null, productId: number): S
     if (initial && !mayBeOutdated(initial, Date.now())) return;
     const controller = new AbortController();
     fetchReviews("product", controller.signal, productId).then(
-      (payload) => setState((current) => (current.kind === "ready" && payload.reviews.length === 0 && payload.error ? current : fromPayload(payload))),
+      (payload) =>
+        setState((current) =>
+          current.kind === "ready" && payload.reviews.length === 0 && payload.error ? current : fromPayload(payload),
+        ),
       () => {
         if (!controller.signal.aborted) setState((current) => (current.kind === "ready" ? current : { kind: "error" }));
       },
@@ -56,7 +59,8 @@ export function ProductReviews({ productId, initial = null }: { productId: numbe
         </h2>
         {rating ? (
           <p className="text-sm text-slate-300">
-            Average {rating.ratingValue.toFixed(1)} out of 5 from {rating.reviewCount} {rating.reviewCount === 1 ? "review" : "reviews"}
+            Average {rating.ratingValue.toFixed(1)} out of 5 from {rating.reviewCount}{" "}
+            {rating.reviewCount === 1 ? "review" : "reviews"}
           </p>
         ) : null}
       </div>

@@ -17,7 +17,15 @@ export function ReviewCard({ review }: { review: Review }) {
   return (
     <article className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5">
       <div className="flex items-center gap-3">
-        <img src={review.avatar} alt="" width={40} height={40} loading="lazy" referrerPolicy="no-referrer" className="size-10 rounded-full bg-slate-800" />
+        <img
+          src={review.avatar}
+          alt=""
+          width={40}
+          height={40}
+          loading="lazy"
+          referrerPolicy="no-referrer"
+          className="size-10 rounded-full bg-slate-800"
+        />
         <div className="min-w-0">
           <h3 className="truncate font-semibold text-white">{review.verified ? review.user : `@${review.user}`}</h3>
           <StarRating rating={review.rating} />

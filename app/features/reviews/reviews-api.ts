@@ -11,11 +11,19 @@ export class ReviewsLoadError extends Error {
 }
 
 /** Reviews from our own API (never the vouch page itself): non-OK → "Failed to fetch vouches", empty body → "No content received from API". */
-export async function fetchReviews(source: ReviewSource, signal?: AbortSignal, productId?: number): Promise<ReviewsPayload> {
+export async function fetchReviews(
+  source: ReviewSource,
+  signal?: AbortSignal,
+  productId?: number,
+): Promise<ReviewsPayload> {
   let response: Response;
   try {
     // The page decides when to ask again; the browser cache must not answer for the server.
-    response = await fetch(`/api/reviews?source=${source}${productId === undefined ? "" : `&productId=${productId}`}`, { headers: { Accept: "application/json" }, cache: "no-store", signal });
+    response = await fetch(`/api/reviews?source=${source}${productId === undefined ? "" : `&productId=${productId}`}`, {
+      headers: { Accept: "application/json" },
+      cache: "no-store",
+      signal,
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ReviewsLoadError(FETCH_FAILED_REASON);

@@ -5,7 +5,10 @@ import { fetchReviews, ReviewsLoadError } from "./reviews-api";
 
 export const FALLBACK_MESSAGE = "Failed to load vouches. Using sample data.";
 
-type VouchesState = { kind: "loading" } | { kind: "list"; reviews: Review[]; summary?: ReviewsPayload["summary"] } | { kind: "fallback"; reason: string };
+type VouchesState =
+  | { kind: "loading" }
+  | { kind: "list"; reviews: Review[]; summary?: ReviewsPayload["summary"] }
+  | { kind: "fallback"; reason: string };
 
 /** A list (even a stale one) beats samples; samples only when there is nothing real to show. */
 function fromPayload(payload: ReviewsPayload): VouchesState {
@@ -37,7 +40,9 @@ function useVouches(initial: ReviewsPayload | null): VouchesState {
       } catch (error) {
         if (controller.signal.aborted) return;
         const reason = error instanceof ReviewsLoadError ? error.reason : "Failed to fetch vouches";
-        setState((current) => (current.kind === "list" && current.reviews.length > 0 ? current : { kind: "fallback", reason }));
+        setState((current) =>
+          current.kind === "list" && current.reviews.length > 0 ? current : { kind: "fallback", reason },
+        );
       }
     }
 
@@ -82,7 +87,10 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
       </h2>
       {state.kind === "loading" ? (
         <div role="status" className="flex items-center justify-center gap-3 py-16 text-slate-200">
-          <span aria-hidden="true" className="size-6 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400" />
+          <span
+            aria-hidden="true"
+            className="size-6 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400"
+          />
           Loading vouches...
         </div>
       ) : null}
@@ -95,10 +103,13 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
           <ReviewList reviews={samples} />
         </>
       ) : null}
-      {state.kind === "list" && state.reviews.length === 0 ? <p className="py-16 text-center text-slate-300">No vouches yet.</p> : null}
+      {state.kind === "list" && state.reviews.length === 0 ? (
+        <p className="py-16 text-center text-slate-300">No vouches yet.</p>
+      ) : null}
       {state.kind === "list" && state.summary ? (
         <p className="mb-6 text-center text-slate-300">
-          Average {state.summary.average.toFixed(1)} out of 5 from {state.summary.count} verified {state.summary.count === 1 ? "purchase" : "purchases"}
+          Average {state.summary.average.toFixed(1)} out of 5 from {state.summary.count} verified{" "}
+          {state.summary.count === 1 ? "purchase" : "purchases"}
         </p>
       ) : null}
       {state.kind === "list" && state.reviews.length > 0 ? <ReviewList reviews={state.reviews} /> : null}

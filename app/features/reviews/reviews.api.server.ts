@@ -14,7 +14,10 @@ export function createReviewsApi() {
       res.status(400).json({ error: 'source must be "page" or "product"' });
       return;
     }
-    const productId = typeof req.query.productId === "string" && /^\d{1,15}$/.test(req.query.productId) ? Number(req.query.productId) : undefined;
+    const productId =
+      typeof req.query.productId === "string" && /^\d{1,15}$/.test(req.query.productId)
+        ? Number(req.query.productId)
+        : undefined;
     const payload = await getReviews(source, { wait: true, productId });
     // Shared caches may keep it briefly: the server cache is the source of truth and refreshes every 60 s.
     res.set("Cache-Control", "public, max-age=15").json(payload);

@@ -4,9 +4,11 @@ import { DEFAULT_AVATAR, MAX_RATING } from "./reviews";
 // Apart from reviews.ts so that pages showing reviews do not load zod: the browser needs these only to read an answer.
 
 const isoDate = z.iso.date({ message: "expected a date YYYY-MM-DD" });
-const avatar = z.string().refine((v) => v === DEFAULT_AVATAR || v.startsWith("https://") || /^\/[^\s/][^\s]*$/.test(v), {
-  message: "expected an https: URL or a site path starting with /",
-});
+const avatar = z
+  .string()
+  .refine((v) => v === DEFAULT_AVATAR || v.startsWith("https://") || /^\/[^\s/][^\s]*$/.test(v), {
+    message: "expected an https: URL or a site path starting with /",
+  });
 
 export const reviewSchema = z.object({
   id: z.string().trim().min(1).max(80),

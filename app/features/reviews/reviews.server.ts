@@ -8,7 +8,18 @@ import { visibleFeedback } from "~/features/catalog/shop-catalogue.server";
 import { getEnv, reviewsSource } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { reviewsRefreshOutcomes } from "~/platform/metrics.server";
-import { DEFAULT_AVATAR, FETCH_FAILED_REASON, isFetchedWithinTtl, isRefreshDue, REVIEWS_TTL_MS, type Review, type ReviewSource, type ReviewsPayload, VERIFIED_BUYER, type VouchParseRules } from "./reviews";
+import {
+  DEFAULT_AVATAR,
+  FETCH_FAILED_REASON,
+  isFetchedWithinTtl,
+  isRefreshDue,
+  REVIEWS_TTL_MS,
+  type Review,
+  type ReviewSource,
+  type ReviewsPayload,
+  VERIFIED_BUYER,
+  type VouchParseRules,
+} from "./reviews";
 import { reviewSchema } from "./reviews.schemas";
 import { fetchVouchPage, parseVouchPage, VOUCH_FETCH_TIMEOUT_MS, VouchPageError } from "./vouch-page.server";
 
@@ -30,7 +41,11 @@ const shutdownController = new AbortController();
  * Reviews of one vouch page, stale-while-revalidate: a cached list comes back at once (a due refresh runs in the
  * background); with nothing cached yet, `wait` decides between waiting for the first fetch and answering null.
  */
-export async function readVouchReviews(deps: ReviewsCacheDeps, url: string, options: { wait: boolean }): Promise<ReviewsPayload | null> {
+export async function readVouchReviews(
+  deps: ReviewsCacheDeps,
+  url: string,
+  options: { wait: boolean },
+): Promise<ReviewsPayload | null> {
   const now = (deps.now ?? (() => new Date()))();
   const row = await readRow(deps.db, url);
   const hasList = row?.payload != null;
@@ -64,16 +79,25 @@ async function runRefresh(deps: ReviewsCacheDeps, url: string) {
   const row = await readRow(deps.db, url);
   const fetchPage = deps.fetchPage ?? fetchVouchPage;
   try {
-    const result = await fetchPage(url, { etag: row?.payload != null ? row.etag : null, signal: shutdownController.signal });
+    const result = await fetchPage(url, {
+      etag: row?.payload != null ? row.etag : null,
+      signal: shutdownController.signal,
+    });
     if (result.kind === "not-modified") {
-      await deps.db.updateTable("reviews_cache").set({ fetched_at: clock().toISOString(), last_error: null }).where("source", "=", url).execute();
+      await deps.db
+        .updateTable("reviews_cache")
+        .set({ fetched_at: clock().toISOString(), last_error: null })
+        .where("source", "=", url)
+        .execute();
       reviewsRefreshOutcomes.inc({ outcome: "unchanged" });
       return;
     }
     const reviews = parseVouchPage(result.html, deps.rules, { now: clock(), truncated: result.truncated });
-    if (result.truncated) logger.warn({ reviews: reviews.length }, "vouch page exceeded the size cap; parsed the first part only");
+    if (result.truncated)
+      logger.warn({ reviews: reviews.length }, "vouch page exceeded the size cap; parsed the first part only");
     // An empty list from a non-empty page usually means the page markup changed: content/reviews.json parseRules.
-    if (reviews.length === 0) logger.warn({ card: deps.rules.card }, "vouch page has no cards matching parseRules.card");
+    if (reviews.length === 0)
+      logger.warn({ card: deps.rules.card }, "vouch page has no cards matching parseRules.card");
     await deps.db
       .updateTable("reviews_cache")
       .set({ payload: JSON.stringify(reviews), fetched_at: clock().toISOString(), etag: result.etag, last_error: null })
@@ -85,7 +109,10 @@ async function runRefresh(deps: ReviewsCacheDeps, url: string) {
     if (shutdownController.signal.aborted) return;
     // The last good list stays; shoppers see it (stale) or the reason when there never was one.
     const reason = error instanceof VouchPageError ? error.reason : FETCH_FAILED_REASON;
-    logger.warn({ reason, detail: error instanceof Error ? error.message : String(error) }, "vouch page refresh failed");
+    logger.warn(
+      { reason, detail: error instanceof Error ? error.message : String(error) },
+      "vouch page refresh failed",
+    );
     reviewsRefreshOutcomes.inc({ outcome: "failed" });
     await deps.db.updateTable("reviews_cache").set({ last_error: reason }).where("source", "=", url).execute();
   }
@@ -105,7 +132,12 @@ async function claimRefresh(db: Kysely<Database>, url: string, now: Date, ttlMs:
     .updateTable("reviews_cache")
     .set({ last_attempt_at: nowIso })
     .where("source", "=", url)
-    .where((eb) => eb.and([eb.or([eb("fetched_at", "is", null), eb("fetched_at", "<=", cutoff)]), eb.or([eb("last_attempt_at", "is", null), eb("last_attempt_at", "<=", cutoff)])]))
+    .where((eb) =>
+      eb.and([
+        eb.or([eb("fetched_at", "is", null), eb("fetched_at", "<=", cutoff)]),
+        eb.or([eb("last_attempt_at", "is", null), eb("last_attempt_at", "<=", cutoff)]),
+      ]),
+    )
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
 }
@@ -133,7 +165,11 @@ async function waitForOtherInstance(deps: ReviewsCacheDeps, url: string): Promis
 function toPayload(row: CacheRow, now: Date, ttlMs?: number): ReviewsPayload {
   const parsed = row?.payload != null ? cachedListSchema.safeParse(safeJson(row.payload)) : undefined;
   const reviews: Review[] = parsed?.success ? parsed.data : [];
-  const payload: ReviewsPayload = { reviews, fetchedAt: row?.fetched_at ?? null, stale: !isFetchedWithinTtl(times(row), now, ttlMs) };
+  const payload: ReviewsPayload = {
+    reviews,
+    fetchedAt: row?.fetched_at ?? null,
+    stale: !isFetchedWithinTtl(times(row), now, ttlMs),
+  };
   if (row?.last_error) payload.error = row.last_error;
   return payload;
 }
@@ -156,7 +192,10 @@ export function vouchPageUrl(source: ReviewSource): string | undefined {
  * Reviews for the /reviews page or product pages: the shop's verified feedback (REVIEWS_SOURCE=shop), a vouch page,
  * or the curated list from content when no vouch page is configured.
  */
-export async function getReviews(source: ReviewSource, options: { wait: boolean; productId?: number } = { wait: true }): Promise<ReviewsPayload | null> {
+export async function getReviews(
+  source: ReviewSource,
+  options: { wait: boolean; productId?: number } = { wait: true },
+): Promise<ReviewsPayload | null> {
   const from = reviewsSource(getEnv());
   if (from === "shop") return shopReviews(source, options.productId);
   // REVIEWS_SOURCE=content keeps the curated list even when a vouch page is configured.
@@ -185,7 +224,7 @@ function shopReviews(source: ReviewSource, productId: number | undefined): Revie
     avatar: DEFAULT_AVATAR,
     comment: f.message.slice(0, 2000),
     rating: f.rating,
-    date: (/^\d{4}-\d{2}-\d{2}/.exec(f.createdAt)?.[0] ?? snapshot.syncedAt.slice(0, 10)),
+    date: /^\d{4}-\d{2}-\d{2}/.exec(f.createdAt)?.[0] ?? snapshot.syncedAt.slice(0, 10),
     ...(f.reply ? { reply: f.reply.slice(0, 2000) } : {}),
   }));
   const { averageRating, totalFeedbacks } = snapshot.settings;
@@ -194,7 +233,9 @@ function shopReviews(source: ReviewSource, productId: number | undefined): Revie
     reviews,
     fetchedAt: null,
     stale: false,
-    ...(source === "page" && averageRating !== null && totalFeedbacks !== null ? { summary: { average: averageRating, count: totalFeedbacks } } : {}),
+    ...(source === "page" && averageRating !== null && totalFeedbacks !== null
+      ? { summary: { average: averageRating, count: totalFeedbacks } }
+      : {}),
   };
 }
 

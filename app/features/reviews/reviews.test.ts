@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { aggregateRating, aggregateRatingProperty, isFetchedWithinTtl, isRefreshDue, isReviewSource, ratingLabel } from "./reviews";
+import {
+  aggregateRating,
+  aggregateRatingProperty,
+  isFetchedWithinTtl,
+  isRefreshDue,
+  isReviewSource,
+  ratingLabel,
+} from "./reviews";
 
 const at = (seconds: number) => new Date(Date.parse("2026-11-21T06:00:00Z") + seconds * 1000);
 const iso = (seconds: number) => at(seconds).toISOString();
@@ -47,7 +54,10 @@ describe("aggregateRating", () => {
   });
 
   it("spreads into a Product JSON-LD object when reviews exist", () => {
-    expect({ "@type": "Product", ...aggregateRatingProperty({ reviews: [{ rating: 4 }, { rating: 5 }] as never }) }).toMatchObject({
+    expect({
+      "@type": "Product",
+      ...aggregateRatingProperty({ reviews: [{ rating: 4 }, { rating: 5 }] as never }),
+    }).toMatchObject({
       "@type": "Product",
       aggregateRating: { ratingValue: 4.5, reviewCount: 2 },
     });

@@ -59,7 +59,9 @@ export function aggregateRating(reviews: ReadonlyArray<Pick<Review, "rating">>) 
 }
 
 /** `{aggregateRating}` to spread into a Product JSON-LD object; empty when there are no reviews. */
-export function aggregateRatingProperty(payload: Pick<ReviewsPayload, "reviews"> | null): { aggregateRating?: NonNullable<ReturnType<typeof aggregateRating>> } {
+export function aggregateRatingProperty(payload: Pick<ReviewsPayload, "reviews"> | null): {
+  aggregateRating?: NonNullable<ReturnType<typeof aggregateRating>>;
+} {
   const rating = aggregateRating(payload?.reviews ?? []);
   return rating ? { aggregateRating: rating } : {};
 }

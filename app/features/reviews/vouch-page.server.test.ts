@@ -4,9 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVouchPageFake, type VouchPageFake, vouchFixture, vouchPageHtml } from "../../../tests/fakes/vouch-page";
 import { DEFAULT_AVATAR, EMPTY_BODY_REASON, FETCH_FAILED_REASON } from "./reviews";
 import { reviewsFileSchema } from "./reviews.content";
-import { fetchVouchPage, parseVouchPage, plainText, safeAvatar, toIsoDate, VOUCH_MAX_BYTES, VouchPageError } from "./vouch-page.server";
+import {
+  fetchVouchPage,
+  parseVouchPage,
+  plainText,
+  safeAvatar,
+  toIsoDate,
+  VOUCH_MAX_BYTES,
+  VouchPageError,
+} from "./vouch-page.server";
 
-const rules = reviewsFileSchema.parse(JSON.parse(fs.readFileSync(path.resolve("content/reviews.json"), "utf8"))).parseRules;
+const rules = reviewsFileSchema.parse(
+  JSON.parse(fs.readFileSync(path.resolve("content/reviews.json"), "utf8")),
+).parseRules;
 const now = new Date("2026-11-21T06:00:00Z");
 
 describe("parseVouchPage on the fixture page", () => {
@@ -27,11 +37,17 @@ describe("parseVouchPage on the fixture page", () => {
 
   it("keeps text as plain text with paragraph breaks as spaces and entities decoded", () => {
     expect(reviews[0]?.comment).toBe("Fast delivery, the key worked straight away.");
-    expect(reviews[1]?.comment).toBe("Second purchase. Support sorted my licence transfer in ten minutes & was friendly.");
+    expect(reviews[1]?.comment).toBe(
+      "Second purchase. Support sorted my licence transfer in ten minutes & was friendly.",
+    );
   });
 
   it("keeps https avatars and replaces others with the local default", () => {
-    expect(reviews.map((r) => r.avatar)).toEqual(["https://cdn.vouch.example/avatars/alice.png", DEFAULT_AVATAR, DEFAULT_AVATAR]);
+    expect(reviews.map((r) => r.avatar)).toEqual([
+      "https://cdn.vouch.example/avatars/alice.png",
+      DEFAULT_AVATAR,
+      DEFAULT_AVATAR,
+    ]);
   });
 
   it("returns no reviews for a page without cards", () => {
@@ -44,7 +60,16 @@ describe("parseVouchPage on hostile HTML", () => {
 
   it("lets no markup, script text or handler survive in any field", () => {
     const serialised = JSON.stringify(reviews);
-    for (const needle of ["<", ">", "alert('xss')", "alert('name')", "onerror", "javascript:", "__pwned", "display:none"]) {
+    for (const needle of [
+      "<",
+      ">",
+      "alert('xss')",
+      "alert('name')",
+      "onerror",
+      "javascript:",
+      "__pwned",
+      "display:none",
+    ]) {
       expect(serialised).not.toContain(needle);
     }
   });

@@ -1,6 +1,14 @@
 import crypto from "node:crypto";
 import * as cheerio from "cheerio";
-import { DEFAULT_AVATAR, EMPTY_BODY_REASON, FETCH_FAILED_REASON, isoDay, MAX_RATING, type Review, type VouchParseRules } from "./reviews";
+import {
+  DEFAULT_AVATAR,
+  EMPTY_BODY_REASON,
+  FETCH_FAILED_REASON,
+  isoDay,
+  MAX_RATING,
+  type Review,
+  type VouchParseRules,
+} from "./reviews";
 
 // The one module that knows the vouch page: its HTTP behaviour and its markup. Everything past it is our Review type.
 
@@ -20,7 +28,9 @@ export class VouchPageError extends Error {
   }
 }
 
-export type VouchFetchResult = { kind: "page"; html: string; etag: string | null; truncated: boolean } | { kind: "not-modified" };
+export type VouchFetchResult =
+  | { kind: "page"; html: string; etag: string | null; truncated: boolean }
+  | { kind: "not-modified" };
 
 export interface VouchFetchOptions {
   etag?: string | null;
@@ -34,7 +44,10 @@ export interface VouchFetchOptions {
 export async function fetchVouchPage(url: string, options: VouchFetchOptions = {}): Promise<VouchFetchResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? VOUCH_FETCH_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", "User-Agent": "KestrelStorefront/1 (reviews)" };
+  const headers: Record<string, string> = {
+    Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+    "User-Agent": "KestrelStorefront/1 (reviews)",
+  };
   if (options.etag) headers["If-None-Match"] = options.etag;
   let response: Response;
   try {
@@ -88,7 +101,11 @@ function failureDetail(error: unknown): string {
 }
 
 /** Parses vouch cards into reviews. When the page was cut at the size cap, the last (possibly cut) card is dropped. */
-export function parseVouchPage(html: string, rules: VouchParseRules, options: { now?: Date; truncated?: boolean } = {}): Review[] {
+export function parseVouchPage(
+  html: string,
+  rules: VouchParseRules,
+  options: { now?: Date; truncated?: boolean } = {},
+): Review[] {
   const $ = cheerio.load(html);
   // Nothing executable or invisible contributes text.
   $("script, style, noscript, template, iframe, object, embed, svg title").remove();
@@ -101,7 +118,10 @@ export function parseVouchPage(html: string, rules: VouchParseRules, options: { 
     const $card = $(card);
     const user = reviewerName(plainText($card.find(rules.user).first().text()));
     const comment = clip(plainText(blockText($card.find(rules.text).first())), MAX_COMMENT_CHARS);
-    const rating = Math.min(MAX_RATING, $card.find(rules.star).filter((_, star) => hasClass($(star).attr("class"), rules.filledStarClass)).length);
+    const rating = Math.min(
+      MAX_RATING,
+      $card.find(rules.star).filter((_, star) => hasClass($(star).attr("class"), rules.filledStarClass)).length,
+    );
     const dateElement = $card.find(rules.date).first();
     const date = toIsoDate(dateElement.attr("datetime") ?? dateElement.text()) ?? today;
     const avatar = safeAvatar($card.find(rules.avatar).first().attr("src"));

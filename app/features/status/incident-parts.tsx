@@ -1,5 +1,11 @@
 import { Link } from "react-router";
-import { type Incident, INCIDENT_STATUS_LABELS, type IncidentStatus, type IncidentSummary, incidentPath } from "./status";
+import {
+  type Incident,
+  INCIDENT_STATUS_LABELS,
+  type IncidentStatus,
+  type IncidentSummary,
+  incidentPath,
+} from "./status";
 import { formatDuration, LocalTime } from "./local-time";
 
 const STATUS_STYLES: Record<IncidentStatus, string> = {
@@ -10,7 +16,11 @@ const STATUS_STYLES: Record<IncidentStatus, string> = {
 };
 
 export function IncidentStatusBadge({ status }: { status: IncidentStatus }) {
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_STYLES[status]}`}>{INCIDENT_STATUS_LABELS[status]}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_STYLES[status]}`}>
+      {INCIDENT_STATUS_LABELS[status]}
+    </span>
+  );
 }
 
 function Affects({ products }: { products: string[] }) {
@@ -24,7 +34,10 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
       {updates.map((update) => (
         <li key={`${update.at}-${update.status}`}>
           <p className="text-sm font-semibold text-white">
-            {INCIDENT_STATUS_LABELS[update.status]} <span className="font-normal text-slate-300">· <LocalTime iso={update.at} /></span>
+            {INCIDENT_STATUS_LABELS[update.status]}{" "}
+            <span className="font-normal text-slate-300">
+              · <LocalTime iso={update.at} />
+            </span>
           </p>
           <p className="mt-1 whitespace-pre-line text-slate-200">{update.body}</p>
         </li>
@@ -37,7 +50,10 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
 export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
   if (incidents.length === 0) return null;
   return (
-    <section aria-labelledby="status-incidents" className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6">
+    <section
+      aria-labelledby="status-incidents"
+      className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6"
+    >
       <h2 id="status-incidents" className="text-lg font-semibold text-white">
         Active incidents
       </h2>
@@ -45,7 +61,10 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
         {incidents.map((incident) => (
           <li key={incident.id}>
             <h3 className="flex flex-wrap items-center gap-2 font-semibold text-rose-100">
-              <Link to={incidentPath(incident.id)} className="underline decoration-rose-300/50 underline-offset-4 hover:decoration-rose-100">
+              <Link
+                to={incidentPath(incident.id)}
+                className="underline decoration-rose-300/50 underline-offset-4 hover:decoration-rose-100"
+              >
                 {incident.title}
               </Link>
               <IncidentStatusBadge status={incident.status} />
@@ -76,18 +95,25 @@ export function RecentIncidents({ incidents }: { incidents: IncidentSummary[] })
         Past incidents (14 days)
       </h2>
       {incidents.length === 0 ? (
-        <p className="mt-4 rounded-2xl border border-white/10 bg-slate-900/60 px-5 py-4 text-slate-300">No incidents in the last 14 days.</p>
+        <p className="mt-4 rounded-2xl border border-white/10 bg-slate-900/60 px-5 py-4 text-slate-300">
+          No incidents in the last 14 days.
+        </p>
       ) : (
         <ul className="mt-4 divide-y divide-white/10 rounded-2xl border border-white/10 bg-slate-900/60">
           {incidents.map((incident) => (
             <li key={incident.id} className="px-5 py-4">
-              <Link to={incidentPath(incident.id)} className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white">
+              <Link
+                to={incidentPath(incident.id)}
+                className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white"
+              >
                 {incident.title}
               </Link>
               <Affects products={incident.products} />
               {incident.resolvedAt ? (
                 <p className="mt-1 text-xs text-slate-300">
-                  Resolved <LocalTime iso={incident.resolvedAt} /> · lasted {formatDuration(incident.startedAt, incident.resolvedAt)}
+                  Resolved <LocalTime iso={incident.resolvedAt} />
+                  {" · lasted "}
+                  {formatDuration(incident.startedAt, incident.resolvedAt)}
                 </p>
               ) : null}
             </li>

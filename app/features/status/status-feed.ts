@@ -35,9 +35,16 @@ function entry(incident: Incident, base: string): string {
 }
 
 /** The feed document; `now` dates a feed without incidents. */
-export function buildIncidentFeed(incidents: readonly Incident[], options: { publicUrl: string; brand: string; now: Date }): string {
+export function buildIncidentFeed(
+  incidents: readonly Incident[],
+  options: { publicUrl: string; brand: string; now: Date },
+): string {
   const base = options.publicUrl.replace(/\/$/, "");
-  const updated = incidents.map((i) => i.updates[0]?.at ?? i.startedAt).sort().at(-1) ?? options.now.toISOString();
+  const updated =
+    incidents
+      .map((i) => i.updates[0]?.at ?? i.startedAt)
+      .sort()
+      .at(-1) ?? options.now.toISOString();
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',

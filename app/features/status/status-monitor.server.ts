@@ -9,11 +9,17 @@ import { logger } from "~/platform/logger.server";
 import { type ProbeTarget, startStatusProbes } from "./status-probes.server";
 
 /** The products with a probe; a probe asking for a shorter interval than allowed stops the boot with a clear message. */
-export function probeTargets(rows: ReadonlyArray<{ name: string; probe?: ProbeTarget["probe"] }>, minIntervalSeconds: number): ProbeTarget[] {
+export function probeTargets(
+  rows: ReadonlyArray<{ name: string; probe?: ProbeTarget["probe"] }>,
+  minIntervalSeconds: number,
+): ProbeTarget[] {
   const targets = rows.flatMap((row) => (row.probe ? [{ name: row.name, probe: row.probe }] : []));
   const errors = targets
     .filter((t) => t.probe.intervalSeconds < minIntervalSeconds)
-    .map((t) => `content/status.json: "${t.name}".probe.intervalSeconds: at least ${minIntervalSeconds} seconds (got ${t.probe.intervalSeconds})`);
+    .map(
+      (t) =>
+        `content/status.json: "${t.name}".probe.intervalSeconds: at least ${minIntervalSeconds} seconds (got ${t.probe.intervalSeconds})`,
+    );
   if (errors.length > 0) throw new ContentError(errors.join("\n"));
   return targets;
 }
@@ -24,7 +30,10 @@ export function startStatusMonitor(): (() => Promise<void>) | undefined {
   const targets = probeTargets(getContent().status, env.STATUS_PROBE_MIN_INTERVAL_SECONDS);
   if (targets.length === 0) return undefined;
   const { db } = getDb();
-  logger.info({ products: targets.map((t) => t.name) }, "status probes: this instance takes part in probing (one lease holder at a time)");
+  logger.info(
+    { products: targets.map((t) => t.name) },
+    "status probes: this instance takes part in probing (one lease holder at a time)",
+  );
   return startStatusProbes({
     db,
     // Host and process: an operator (or the cluster test) reading the lease sees which instance probes.
@@ -35,7 +44,11 @@ export function startStatusMonitor(): (() => Promise<void>) | undefined {
     alert: (alert) => queueStatusAlert(db, alert),
     onError: (err) => logger.error({ err }, "status probe pass failed"),
     onResult: (target, result) => {
-      if (!result.ok) logger.warn({ product: target.name, detail: result.detail, latencyMs: result.latencyMs }, "status probe failed");
+      if (!result.ok)
+        logger.warn(
+          { product: target.name, detail: result.detail, latencyMs: result.latencyMs },
+          "status probe failed",
+        );
     },
   });
 }

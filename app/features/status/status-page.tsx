@@ -20,7 +20,9 @@ const STATUS_STYLES: Record<DisplayStatus, { badge: string; dot: string }> = {
 
 export function StatusBadge({ status }: { status: DisplayStatus }) {
   return (
-    <span className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ring-1 ${STATUS_STYLES[status].badge}`}>
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ring-1 ${STATUS_STYLES[status].badge}`}
+    >
       <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_STYLES[status].dot}`} />
       {status}
     </span>
@@ -89,7 +91,10 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
         </h2>
         <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           <SummaryCard label="Products" value={String(summary.products)} />
-          <SummaryCard label="Average Uptime" value={summary.averageUptime === null ? "No data" : `${summary.averageUptime}%`} />
+          <SummaryCard
+            label="Average Uptime"
+            value={summary.averageUptime === null ? "No data" : `${summary.averageUptime}%`}
+          />
           <SummaryCard label="Active Users" value={summary.activeUsers} />
           <SummaryCard label="License Servers" value={summary.licenseServers} />
         </dl>
@@ -125,12 +130,16 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
                   <td className="px-3 py-4 sm:px-5">
                     <StatusBadge status={entry.status} />
                   </td>
-                  <td className="px-3 py-4 text-right tabular-nums sm:px-5 text-slate-200">{entry.uptime === null ? "No data" : `${entry.uptime}%`}</td>
+                  <td className="px-3 py-4 text-right tabular-nums sm:px-5 text-slate-200">
+                    {entry.uptime === null ? "No data" : `${entry.uptime}%`}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {snapshot.entries.length === 0 ? <p className="px-5 py-6 text-center text-slate-300">No services are listed yet.</p> : null}
+          {snapshot.entries.length === 0 ? (
+            <p className="px-5 py-6 text-center text-slate-300">No services are listed yet.</p>
+          ) : null}
         </div>
       </section>
 
@@ -144,7 +153,9 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
             <li key={entry.name} className="rounded-2xl border border-white/10 bg-slate-900/60 p-4 sm:p-5">
               <p className="flex items-baseline justify-between gap-3 text-sm">
                 <span className="font-medium text-white">{entry.name}</span>
-                <span className="tabular-nums text-slate-300">{entry.uptime === null ? "No data yet" : `${entry.uptime}% uptime`}</span>
+                <span className="tabular-nums text-slate-300">
+                  {entry.uptime === null ? "No data yet" : `${entry.uptime}% uptime`}
+                </span>
               </p>
               <UptimeBars entry={entry} historyStart={snapshot.historyStart} incidentTitles={snapshot.incidentTitles} />
               <p aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-400">
@@ -173,7 +184,10 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
           ))}
         </ul>
         <p className="mt-4 text-sm text-slate-300">
-          <a href="/status/feed.xml" className="underline decoration-white/30 underline-offset-4 hover:decoration-white">
+          <a
+            href="/status/feed.xml"
+            className="underline decoration-white/30 underline-offset-4 hover:decoration-white"
+          >
             Subscribe to incidents (Atom feed)
           </a>
         </p>

@@ -46,7 +46,8 @@ export interface ProbeOptions {
 }
 
 function describeFailure(error: unknown, timeoutSeconds: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `timed out after ${timeoutSeconds} s`;
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return `timed out after ${timeoutSeconds} s`;
   const code = (error as { cause?: { code?: string } })?.cause?.code;
   return `could not connect${code ? ` (${code})` : ""}`;
 }
@@ -64,9 +65,17 @@ export async function checkProbe(target: ProbeTarget, signal: AbortSignal): Prom
     await response.body?.cancel();
     const latencyMs = Math.round(performance.now() - started);
     const ok = response.status === expectStatus;
-    return { ok, latencyMs, detail: ok ? `HTTP ${response.status}` : `HTTP ${response.status}, expected ${expectStatus}` };
+    return {
+      ok,
+      latencyMs,
+      detail: ok ? `HTTP ${response.status}` : `HTTP ${response.status}, expected ${expectStatus}`,
+    };
   } catch (error) {
-    return { ok: false, latencyMs: Math.round(performance.now() - started), detail: describeFailure(error, timeoutSeconds) };
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      detail: describeFailure(error, timeoutSeconds),
+    };
   }
 }
 
@@ -87,7 +96,11 @@ export function probeLeaseMs(targets: readonly ProbeTarget[]): number {
 }
 
 async function probeState(db: Kysely<Database>, name: string) {
-  await db.insertInto("status_probes").values({ name }).onConflict((oc) => oc.column("name").doNothing()).execute();
+  await db
+    .insertInto("status_probes")
+    .values({ name })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
   return db.selectFrom("status_probes").selectAll().where("name", "=", name).executeTakeFirstOrThrow();
 }
 
@@ -107,13 +120,22 @@ async function tell(options: ProbeOptions, name: string, status: string, alert: 
     return;
   }
   await options.alert(alert);
-  await options.db.updateTable("status_probes").set({ notified_at: at.toISOString(), notified_status: status, held_changes: 0 }).where("name", "=", name).execute();
+  await options.db
+    .updateTable("status_probes")
+    .set({ notified_at: at.toISOString(), notified_status: status, held_changes: 0 })
+    .where("name", "=", name)
+    .execute();
 }
 
 /** Once the gap is over, one alert with where a product ended up if the held-back changes moved it. */
 async function tellHeldChanges(options: ProbeOptions, at: Date) {
   const gapStart = new Date(at.getTime() - options.alertGapMs).toISOString();
-  const held = await options.db.selectFrom("status_probes").selectAll().where("held_changes", ">", 0).where("notified_at", "<=", gapStart).execute();
+  const held = await options.db
+    .selectFrom("status_probes")
+    .selectAll()
+    .where("held_changes", ">", 0)
+    .where("notified_at", "<=", gapStart)
+    .execute();
   for (const state of held) {
     const status = await currentStatus(options.db, state.name);
     const changes = Number(state.held_changes);
@@ -133,29 +155,70 @@ async function goDown(options: ProbeOptions, target: ProbeTarget, result: ProbeR
   const { db } = options;
   const state = await probeState(db, target.name);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("status_entries").set({ status: "outage", updated_at: at.toISOString() }).where("name", "=", target.name).execute();
+    await trx
+      .updateTable("status_entries")
+      .set({ status: "outage", updated_at: at.toISOString() })
+      .where("name", "=", target.name)
+      .execute();
     await recordStatusChange(trx, { name: target.name, status: "outage", at, source: "probe" });
   });
   const body = `Our monitor cannot reach ${target.name}: ${FAILURES_FOR_OUTAGE} checks in a row failed (${result.detail}). We are investigating.`;
-  const previous = state.incident_id === null ? undefined : await db.selectFrom("incidents").select(["id", "resolved_at"]).where("id", "=", state.incident_id).executeTakeFirst();
+  const previous =
+    state.incident_id === null
+      ? undefined
+      : await db
+          .selectFrom("incidents")
+          .select(["id", "resolved_at"])
+          .where("id", "=", state.incident_id)
+          .executeTakeFirst();
   const reopen = previous?.resolved_at && at.getTime() - Date.parse(previous.resolved_at) < options.alertGapMs;
   const incident = reopen
     ? await updateIncident(db, previous.id, { status: "investigating", body: `The problem is back. ${body}`, now: at })
-    : await addIncident(db, { title: `${target.name} is not responding`, body, products: [target.name], openedBy: "probe", now: at });
+    : await addIncident(db, {
+        title: `${target.name} is not responding`,
+        body,
+        products: [target.name],
+        openedBy: "probe",
+        now: at,
+      });
   await db.updateTable("status_probes").set({ incident_id: incident.id }).where("name", "=", target.name).execute();
-  await tell(options, target.name, "outage", [`${target.name} is down`, `${FAILURES_FOR_OUTAGE} checks in a row failed; last: ${result.detail}.`, `${options.publicUrl}${incidentPath(incident.id)}`], at);
+  await tell(
+    options,
+    target.name,
+    "outage",
+    [
+      `${target.name} is down`,
+      `${FAILURES_FOR_OUTAGE} checks in a row failed; last: ${result.detail}.`,
+      `${options.publicUrl}${incidentPath(incident.id)}`,
+    ],
+    at,
+  );
 }
 
 /** Sets the product back to operational and resolves the incident the probe opened. */
 async function recover(options: ProbeOptions, target: ProbeTarget, result: ProbeResult, incidentId: number, at: Date) {
   const { db } = options;
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("status_entries").set({ status: "operational", updated_at: at.toISOString() }).where("name", "=", target.name).execute();
+    await trx
+      .updateTable("status_entries")
+      .set({ status: "operational", updated_at: at.toISOString() })
+      .where("name", "=", target.name)
+      .execute();
     await recordStatusChange(trx, { name: target.name, status: "operational", at, source: "probe" });
   });
   const body = `${target.name} answers again: ${SUCCESSES_FOR_RECOVERY} checks in a row passed (${result.detail}). This incident has been resolved.`;
   await resolveIncident(db, incidentId, at, body);
-  await tell(options, target.name, "operational", [`${target.name} is back up`, `${SUCCESSES_FOR_RECOVERY} checks in a row passed; last: ${result.detail}.`, `${options.publicUrl}${incidentPath(incidentId)}`], at);
+  await tell(
+    options,
+    target.name,
+    "operational",
+    [
+      `${target.name} is back up`,
+      `${SUCCESSES_FOR_RECOVERY} checks in a row passed; last: ${result.detail}.`,
+      `${options.publicUrl}${incidentPath(incidentId)}`,
+    ],
+    at,
+  );
 }
 
 /** Records one check and makes the transition it completes, if any. */
@@ -169,14 +232,27 @@ export async function recordProbeResult(options: ProbeOptions, target: ProbeTarg
   const successes = counting && result.ok ? Number(state.successes) + 1 : 0;
   await db
     .updateTable("status_probes")
-    .set({ failures, successes, checked_at: at.toISOString(), ok: result.ok ? 1 : 0, latency_ms: result.latencyMs, detail: result.detail })
+    .set({
+      failures,
+      successes,
+      checked_at: at.toISOString(),
+      ok: result.ok ? 1 : 0,
+      latency_ms: result.latencyMs,
+      detail: result.detail,
+    })
     .where("name", "=", target.name)
     .execute();
   if (!counting || status === undefined) return;
   if (!result.ok && failures >= FAILURES_FOR_OUTAGE && status !== "outage") return goDown(options, target, result, at);
   if (result.ok && successes >= SUCCESSES_FOR_RECOVERY && status === "outage" && state.incident_id !== null) {
     // Only an outage the probe set is the probe's to end; an operator's stays until they change it.
-    const last = await db.selectFrom("status_changes").select("source").where("name", "=", target.name).orderBy("id", "desc").limit(1).executeTakeFirst();
+    const last = await db
+      .selectFrom("status_changes")
+      .select("source")
+      .where("name", "=", target.name)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
     if (last?.source === "probe") return recover(options, target, result, state.incident_id, at);
   }
 }
@@ -208,7 +284,12 @@ export function startStatusProbes(options: ProbeOptions): () => Promise<void> {
   async function tick() {
     const at = now();
     if (!(await holdLease(db, PROBE_LEASE, instanceId, leaseMs, at))) return;
-    const checked = new Map((await db.selectFrom("status_probes").select(["name", "checked_at"]).execute()).map((row) => [row.name, row.checked_at]));
+    const checked = new Map(
+      (await db.selectFrom("status_probes").select(["name", "checked_at"]).execute()).map((row) => [
+        row.name,
+        row.checked_at,
+      ]),
+    );
     for (const target of targets) {
       if (inFlight.has(target.name)) continue;
       const last = checked.get(target.name);

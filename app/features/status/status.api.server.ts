@@ -14,7 +14,8 @@ export function createStatusApi() {
   const snapshots = new LRUCache<"snapshot", string>({
     max: 1,
     ttl: SNAPSHOT_TTL_MS,
-    fetchMethod: () => loadStatusSnapshot(getDb().db, getContent().site.stats).then((snapshot) => JSON.stringify(snapshot)),
+    fetchMethod: () =>
+      loadStatusSnapshot(getDb().db, getContent().site.stats).then((snapshot) => JSON.stringify(snapshot)),
   });
 
   router.get("/status", async (_req, res) => {

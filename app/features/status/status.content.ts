@@ -11,7 +11,10 @@ export const probeSchema = z
     timeoutSeconds: z.number().positive().max(60).default(10),
   })
   .strict()
-  .refine((probe) => probe.timeoutSeconds < probe.intervalSeconds, { message: "timeoutSeconds must be shorter than intervalSeconds", path: ["timeoutSeconds"] });
+  .refine((probe) => probe.timeoutSeconds < probe.intervalSeconds, {
+    message: "timeoutSeconds must be shorter than intervalSeconds",
+    path: ["timeoutSeconds"],
+  });
 
 export type ProbeConfig = z.infer<typeof probeSchema>;
 
@@ -27,9 +30,13 @@ export const statusFileSchema = z
     }),
   )
   .min(1)
-  .refine((rows) => new Set(rows.map((r) => r.name.toLowerCase())).size === rows.length, { message: "product names must be unique" });
+  .refine((rows) => new Set(rows.map((r) => r.name.toLowerCase())).size === rows.length, {
+    message: "product names must be unique",
+  });
 
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { message: "expected a UTC time like 14:05 or 14:05:30" });
+const clockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { message: "expected a UTC time like 14:05 or 14:05:30" });
 
 /**
  * `content/status-history.demo.json`: DEMO DATA, so a fresh demo shows 90 days of bars. Imported once, on first boot,
@@ -51,7 +58,13 @@ export const demoHistorySchema = z
             .object({
               title: z.string().trim().min(1).max(200),
               updates: z
-                .array(z.object({ afterSeconds: z.number().int().min(0), status: z.enum(INCIDENT_STATUSES), body: z.string().trim().min(1).max(2000) }))
+                .array(
+                  z.object({
+                    afterSeconds: z.number().int().min(0),
+                    status: z.enum(INCIDENT_STATUSES),
+                    body: z.string().trim().min(1).max(2000),
+                  }),
+                )
                 .min(1),
             })
             .optional(),

@@ -25,8 +25,14 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type StatusChangeSource = "operator" | "probe" | "seed" | "import";
 
 /** Records a status as it is from `at` on: the uptime history every figure on /status is computed from. */
-export async function recordStatusChange(db: Db, change: { name: string; status: string; at: Date; source: StatusChangeSource }) {
-  await db.insertInto("status_changes").values({ name: change.name, status: change.status, changed_at: change.at.toISOString(), source: change.source }).execute();
+export async function recordStatusChange(
+  db: Db,
+  change: { name: string; status: string; at: Date; source: StatusChangeSource },
+) {
+  await db
+    .insertInto("status_changes")
+    .values({ name: change.name, status: change.status, changed_at: change.at.toISOString(), source: change.source })
+    .execute();
 }
 
 export async function seedStatusEntries(
@@ -41,7 +47,15 @@ export async function seedStatusEntries(
     const now = options.now ?? new Date();
     const inserted = await trx
       .insertInto("status_entries")
-      .values(seed.map((s, i) => ({ name: s.name, status: s.status, uptime: "", sort_order: i, updated_at: now.toISOString() })))
+      .values(
+        seed.map((s, i) => ({
+          name: s.name,
+          status: s.status,
+          uptime: "",
+          sort_order: i,
+          updated_at: now.toISOString(),
+        })),
+      )
       // Another instance seeding at the same moment has already written these names: theirs stand, and their history.
       .onConflict((oc) => oc.column("name").doNothing())
       .returning("name")
@@ -49,7 +63,10 @@ export async function seedStatusEntries(
     const ours = new Set(inserted.map((row) => row.name));
     const history = options.history;
     if (history && ours.size > 0) await importDemoHistory(trx, history, seed, ours, now);
-    else for (const s of seed) if (ours.has(s.name)) await recordStatusChange(trx, { name: s.name, status: s.status, at: now, source: "seed" });
+    else
+      for (const s of seed)
+        if (ours.has(s.name))
+          await recordStatusChange(trx, { name: s.name, status: s.status, at: now, source: "seed" });
   });
 }
 
@@ -64,9 +81,17 @@ function demoTime(now: Date, daysAgo: number, at: string): Date {
  * Writes the demo history relative to `now`: every product operational from `trackedDays` ago, each event's status
  * for its duration, its incident with its updates, and the seeded status from now on.
  */
-async function importDemoHistory(trx: Transaction<Database>, history: DemoHistory, seed: ReadonlyArray<{ name: string; status: string }>, names: Set<string>, now: Date) {
+async function importDemoHistory(
+  trx: Transaction<Database>,
+  history: DemoHistory,
+  seed: ReadonlyArray<{ name: string; status: string }>,
+  names: Set<string>,
+  now: Date,
+) {
   const trackedFrom = new Date(now.getTime() - history.trackedDays * DAY_MS);
-  for (const s of seed) if (names.has(s.name)) await recordStatusChange(trx, { name: s.name, status: "operational", at: trackedFrom, source: "import" });
+  for (const s of seed)
+    if (names.has(s.name))
+      await recordStatusChange(trx, { name: s.name, status: "operational", at: trackedFrom, source: "import" });
   const events = history.events
     .filter((event) => names.has(event.product))
     .map((event) => ({ ...event, start: demoTime(now, event.daysAgo, event.at) }))
@@ -77,7 +102,10 @@ async function importDemoHistory(trx: Transaction<Database>, history: DemoHistor
     await recordStatusChange(trx, { name: event.product, status: event.status, at: event.start, source: "import" });
     await recordStatusChange(trx, { name: event.product, status: "operational", at: end, source: "import" });
     if (!event.incident) continue;
-    const updates = event.incident.updates.map((u) => ({ ...u, at: new Date(Math.min(event.start.getTime() + u.afterSeconds * 1000, now.getTime())) }));
+    const updates = event.incident.updates.map((u) => ({
+      ...u,
+      at: new Date(Math.min(event.start.getTime() + u.afterSeconds * 1000, now.getTime())),
+    }));
     const last = updates.at(-1);
     const resolved = last?.status === "resolved" ? last.at.toISOString() : null;
     const incident = await trx
@@ -95,10 +123,19 @@ async function importDemoHistory(trx: Transaction<Database>, history: DemoHistor
       .executeTakeFirstOrThrow();
     await trx
       .insertInto("incident_updates")
-      .values(updates.map((u) => ({ incident_id: incident.id, status: u.status, body: u.body, created_at: u.at.toISOString() })))
+      .values(
+        updates.map((u) => ({
+          incident_id: incident.id,
+          status: u.status,
+          body: u.body,
+          created_at: u.at.toISOString(),
+        })),
+      )
       .execute();
   }
-  for (const s of seed) if (names.has(s.name) && s.status !== "operational") await recordStatusChange(trx, { name: s.name, status: s.status, at: now, source: "seed" });
+  for (const s of seed)
+    if (names.has(s.name) && s.status !== "operational")
+      await recordStatusChange(trx, { name: s.name, status: s.status, at: now, source: "seed" });
 }
 
 /** Each product's changes from `since` on, led by the last one before it (the state the window opens in). */
@@ -113,11 +150,20 @@ export async function loadStatusChanges(db: Db, since: Date): Promise<Map<string
         eb(
           "c.id",
           "=",
-          selectFrom("status_changes as p").select((e) => e.fn.max("p.id").as("id")).whereRef("p.name", "=", "c.name").where("p.changed_at", "<", sinceIso),
+          selectFrom("status_changes as p")
+            .select((e) => e.fn.max("p.id").as("id"))
+            .whereRef("p.name", "=", "c.name")
+            .where("p.changed_at", "<", sinceIso),
         ),
       )
       .execute(),
-    db.selectFrom("status_changes").select(["name", "status", "changed_at", "id"]).where("changed_at", ">=", sinceIso).orderBy("changed_at").orderBy("id").execute(),
+    db
+      .selectFrom("status_changes")
+      .select(["name", "status", "changed_at", "id"])
+      .where("changed_at", ">=", sinceIso)
+      .orderBy("changed_at")
+      .orderBy("id")
+      .execute(),
   ]);
   const changes = new Map<string, StatusChange[]>();
   for (const row of [...before, ...within]) {
@@ -139,7 +185,14 @@ function parseProducts(json: string): string[] {
 
 type IncidentRow = Selectable<IncidentsTable>;
 
-function toIncidentSummary(row: { id: number; title: string; status: string; products: string; started_at: string; resolved_at: string | null }): IncidentSummary {
+function toIncidentSummary(row: {
+  id: number;
+  title: string;
+  status: string;
+  products: string;
+  started_at: string;
+  resolved_at: string | null;
+}): IncidentSummary {
   return {
     id: row.id,
     title: row.title,
@@ -156,19 +209,31 @@ async function withUpdates(db: Db, rows: IncidentRow[]): Promise<Incident[]> {
   const updates = await db
     .selectFrom("incident_updates")
     .selectAll()
-    .where("incident_id", "in", rows.map((r) => r.id))
+    .where(
+      "incident_id",
+      "in",
+      rows.map((r) => r.id),
+    )
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .execute();
   return rows.map((row) => {
-    const own: IncidentUpdate[] = updates.filter((u) => u.incident_id === row.id).map((u) => ({ status: toIncidentStatus(u.status), body: u.body, at: u.created_at }));
+    const own: IncidentUpdate[] = updates
+      .filter((u) => u.incident_id === row.id)
+      .map((u) => ({ status: toIncidentStatus(u.status), body: u.body, at: u.created_at }));
     const list = own.length > 0 ? own : [{ status: toIncidentStatus(row.status), body: row.body, at: row.started_at }];
     return { ...toIncidentSummary(row), body: list[0]?.body ?? row.body, updates: list };
   });
 }
 
 export async function listOpenIncidents(db: Db): Promise<Incident[]> {
-  const rows = await db.selectFrom("incidents").selectAll().where("resolved_at", "is", null).orderBy("started_at", "desc").orderBy("id", "desc").execute();
+  const rows = await db
+    .selectFrom("incidents")
+    .selectAll()
+    .where("resolved_at", "is", null)
+    .orderBy("started_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
   return withUpdates(db, rows);
 }
 
@@ -180,7 +245,13 @@ export async function loadIncident(db: Db, id: number): Promise<Incident | undef
 
 /** The newest incidents with their updates (the Atom feed). */
 export async function listLatestIncidents(db: Db, limit = 50): Promise<Incident[]> {
-  const rows = await db.selectFrom("incidents").selectAll().orderBy("started_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  const rows = await db
+    .selectFrom("incidents")
+    .selectAll()
+    .orderBy("started_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
   return withUpdates(db, rows);
 }
 
@@ -201,7 +272,11 @@ export async function listStatusEntries(db: Db, now = new Date()): Promise<Statu
 }
 
 /** One consistent read of everything the status page shows, its history computed up to `now`. */
-export async function loadStatusSnapshot(db: Db, stats: { activeUsers: string; licenseServers: string }, now = new Date()): Promise<StatusSnapshot> {
+export async function loadStatusSnapshot(
+  db: Db,
+  stats: { activeUsers: string; licenseServers: string },
+  now = new Date(),
+): Promise<StatusSnapshot> {
   const firstDay = Math.floor(now.getTime() / DAY_MS) * DAY_MS - (HISTORY_DAYS - 1) * DAY_MS;
   const [rows, changes, incidents, open] = await Promise.all([
     db.selectFrom("status_entries").selectAll().orderBy("sort_order").orderBy("id").execute(),
@@ -219,11 +294,19 @@ export async function loadStatusSnapshot(db: Db, stats: { activeUsers: string; l
     records.forEach((record, index) => {
       const dayStart = firstDay + index * DAY_MS;
       const ids = incidents
-        .filter((i) => i.products.includes(row.name) && Date.parse(i.startedAt) < dayStart + DAY_MS && (i.resolvedAt === null || Date.parse(i.resolvedAt) >= dayStart))
+        .filter(
+          (i) =>
+            i.products.includes(row.name) &&
+            Date.parse(i.startedAt) < dayStart + DAY_MS &&
+            (i.resolvedAt === null || Date.parse(i.resolvedAt) >= dayStart),
+        )
         .map((i) => i.id);
       const dayUptime = record.downMs > 0 ? formatUptime(uptimeFraction([record])) : null;
       if (dayUptime === null && ids.length === 0) return;
-      notes[index] = { ...(dayUptime === null ? {} : { uptime: dayUptime }), ...(ids.length > 0 ? { incidents: ids } : {}) };
+      notes[index] = {
+        ...(dayUptime === null ? {} : { uptime: dayUptime }),
+        ...(ids.length > 0 ? { incidents: ids } : {}),
+      };
       for (const id of ids) incidentTitles[id] = incidents.find((i) => i.id === id)?.title ?? "";
     });
     return {
@@ -235,11 +318,18 @@ export async function loadStatusSnapshot(db: Db, stats: { activeUsers: string; l
       notes,
     };
   });
-  for (const entry of entries) for (const status of [...KNOWN_STATUSES, "unknown"] as const) statusProductStatus.set({ product: entry.name, status }, entry.status === status ? 1 : 0);
+  for (const entry of entries)
+    for (const status of [...KNOWN_STATUSES, "unknown"] as const)
+      statusProductStatus.set({ product: entry.name, status }, entry.status === status ? 1 : 0);
   const recentSince = now.getTime() - RECENT_INCIDENT_DAYS * DAY_MS;
   return {
     entries,
-    summary: { products: entries.length, averageUptime: formatUptime(averageFraction(fractions)), activeUsers: stats.activeUsers, licenseServers: stats.licenseServers },
+    summary: {
+      products: entries.length,
+      averageUptime: formatUptime(averageFraction(fractions)),
+      activeUsers: stats.activeUsers,
+      licenseServers: stats.licenseServers,
+    },
     incidents: open,
     recentIncidents: incidents.filter((i) => i.resolvedAt !== null && Date.parse(i.resolvedAt) >= recentSince),
     historyStart: new Date(firstDay).toISOString().slice(0, 10),

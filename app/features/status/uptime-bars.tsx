@@ -9,12 +9,28 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
  * What one bar tells, in words: its date, its uptime and that day's incidents ("Nov 20: 98.31%, outage. Incident: …");
  * a plain operational day is only its date here (the stylesheet adds its ": 100%").
  */
-export function dayLabel(date: Date, worst: DayWorst, note: DayNote | undefined, incidentTitles: Record<string, string>): string {
+export function dayLabel(
+  date: Date,
+  worst: DayWorst,
+  note: DayNote | undefined,
+  incidentTitles: Record<string, string>,
+): string {
   const day = `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
   const state =
-    worst === "none" ? "no data" : worst === "outage" ? `${note?.uptime ?? "0.00"}%, outage` : worst === "maintenance" ? "maintenance, no downtime" : undefined;
+    worst === "none"
+      ? "no data"
+      : worst === "outage"
+        ? `${note?.uptime ?? "0.00"}%, outage`
+        : worst === "maintenance"
+          ? "maintenance, no downtime"
+          : undefined;
   const titles = (note?.incidents ?? []).map((id) => incidentTitles[id]).filter(Boolean);
-  const incidents = titles.length === 0 ? "" : titles.length === 1 ? `. Incident: ${titles[0]}` : `. ${titles.length} incidents: ${titles.join("; ")}`;
+  const incidents =
+    titles.length === 0
+      ? ""
+      : titles.length === 1
+        ? `. Incident: ${titles[0]}`
+        : `. ${titles.length} incidents: ${titles.join("; ")}`;
   if (state === undefined) return incidents ? `${day}: 100%${incidents}` : day;
   return `${day}: ${state}${incidents}`;
 }
@@ -32,7 +48,10 @@ export function barsHtml(entry: StatusEntry, historyStart: string, incidentTitle
     .map((code, index) => {
       const worst = DAY_BY_CODE[code] ?? "none";
       const note = entry.notes[index];
-      const label = dayLabel(new Date(first + index * DAY_MS), worst, note, incidentTitles).replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+      const label = dayLabel(new Date(first + index * DAY_MS), worst, note, incidentTitles).replace(
+        /[&<>"']/g,
+        (c) => ESCAPES[c] ?? c,
+      );
       const className = worst === "operational" && !note ? "" : ` class="day-${worst}"`;
       return `<li${index === last ? ' tabindex="0"' : ""}${className}><b>${label}</b></li>`;
     })
@@ -66,11 +85,24 @@ function moveFocus(event: KeyboardEvent<HTMLOListElement>) {
  * string of markup, not 1,350 nodes for React to hydrate: hydrating them doubled the page's blocking time
  * (docs/performance.md, "The status page that measures").
  */
-export function UptimeBars({ entry, historyStart, incidentTitles }: { entry: StatusEntry; historyStart: string; incidentTitles: Record<string, string> }) {
+export function UptimeBars({
+  entry,
+  historyStart,
+  incidentTitles,
+}: {
+  entry: StatusEntry;
+  historyStart: string;
+  incidentTitles: Record<string, string>;
+}) {
   const html = useMemo(() => barsHtml(entry, historyStart, incidentTitles), [entry, historyStart, incidentTitles]);
   return (
     // biome-ignore lint/a11y/noNoninteractiveElementInteractions: the list hands its one tab stop between its bars
-    // biome-ignore lint/security/noDangerouslySetInnerHtml: our own markup, every label escaped (barsHtml)
-    <ol className="day-bars relative mt-2 flex h-9 gap-px" aria-label={`${entry.name}: daily uptime, last 90 days`} onKeyDown={moveFocus} dangerouslySetInnerHTML={{ __html: html }} />
+    <ol
+      className="day-bars relative mt-2 flex h-9 gap-px"
+      aria-label={`${entry.name}: daily uptime, last 90 days`}
+      onKeyDown={moveFocus}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: our own markup, every label escaped (barsHtml)
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
   );
 }

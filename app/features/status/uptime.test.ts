@@ -26,7 +26,11 @@ describe("daily records", () => {
 
   it("splits an outage over midnight between the two days it touches", () => {
     const days = dailyRecords(
-      [change("2026-11-01T00:00:00.000Z", "operational"), change("2026-11-22T23:00:00.000Z", "outage"), change("2026-11-23T02:00:00.000Z", "operational")],
+      [
+        change("2026-11-01T00:00:00.000Z", "operational"),
+        change("2026-11-22T23:00:00.000Z", "outage"),
+        change("2026-11-23T02:00:00.000Z", "operational"),
+      ],
       now,
       3,
     );
@@ -36,7 +40,11 @@ describe("daily records", () => {
   });
 
   it("gives a change at 23:59:59 its last second of the day", () => {
-    const days = dailyRecords([change("2026-11-01T00:00:00.000Z", "operational"), change("2026-11-23T23:59:59.000Z", "outage")], now, 2);
+    const days = dailyRecords(
+      [change("2026-11-01T00:00:00.000Z", "operational"), change("2026-11-23T23:59:59.000Z", "outage")],
+      now,
+      2,
+    );
     expect(days[0]).toMatchObject({ date: "2026-11-23", downMs: 1000, upMs: DAY - 1000, worst: "outage" });
     expect(days[1]).toMatchObject({ date: "2026-11-24", downMs: 12 * HOUR, upMs: 0, worst: "outage" });
     expect(formatUptime(uptimeFraction([days[0] ?? { upMs: 0, downMs: 0 }]))).toBe("99.99");
@@ -44,7 +52,11 @@ describe("daily records", () => {
 
   it("leaves maintenance out of the uptime but shows it in the day's colour", () => {
     const days = dailyRecords(
-      [change("2026-11-01T00:00:00.000Z", "operational"), change("2026-11-24T02:00:00.000Z", "maintenance"), change("2026-11-24T06:00:00.000Z", "operational")],
+      [
+        change("2026-11-01T00:00:00.000Z", "operational"),
+        change("2026-11-24T02:00:00.000Z", "maintenance"),
+        change("2026-11-24T06:00:00.000Z", "operational"),
+      ],
       now,
       1,
     );
@@ -60,7 +72,11 @@ describe("daily records", () => {
 
   it("an outage beats maintenance for the day's colour", () => {
     const days = dailyRecords(
-      [change("2026-11-24T00:00:00.000Z", "maintenance"), change("2026-11-24T01:00:00.000Z", "outage"), change("2026-11-24T01:00:01.000Z", "operational")],
+      [
+        change("2026-11-24T00:00:00.000Z", "maintenance"),
+        change("2026-11-24T01:00:00.000Z", "outage"),
+        change("2026-11-24T01:00:01.000Z", "operational"),
+      ],
       now,
       1,
     );
@@ -78,7 +94,11 @@ describe("daily records", () => {
   });
 
   it("sorts changes that arrive out of order", () => {
-    const days = dailyRecords([change("2026-11-24T06:00:00.000Z", "operational"), change("2026-11-24T00:00:00.000Z", "outage")], now, 1);
+    const days = dailyRecords(
+      [change("2026-11-24T06:00:00.000Z", "operational"), change("2026-11-24T00:00:00.000Z", "outage")],
+      now,
+      1,
+    );
     expect(days[0]).toMatchObject({ downMs: 6 * HOUR, upMs: 6 * HOUR });
   });
 });

@@ -38,7 +38,13 @@ export function dailyRecords(changes: readonly StatusChange[], now: number, days
   const records: DayRecord[] = [];
   for (let day = 0; day < days; day++) {
     const start = firstDay + day * DAY_MS;
-    records.push({ date: new Date(start).toISOString().slice(0, 10), upMs: 0, downMs: 0, maintenanceMs: 0, worst: "none" });
+    records.push({
+      date: new Date(start).toISOString().slice(0, 10),
+      upMs: 0,
+      downMs: 0,
+      maintenanceMs: 0,
+      worst: "none",
+    });
   }
   sorted.forEach((change, i) => {
     const from = Math.max(change.at, firstDay);

@@ -26,7 +26,9 @@ function answerAll(category: (typeof SUPPORT_CATEGORIES)[number]) {
 describe("support chat conversation", () => {
   it("greets with the category prompt and waits for a category", () => {
     const state = initialChatState(now);
-    expect(state.messages).toEqual([{ id: `${now.getTime()}-0`, content: GREETING, isUser: false, timestamp: now.toISOString() }]);
+    expect(state.messages).toEqual([
+      { id: `${now.getTime()}-0`, content: GREETING, isUser: false, timestamp: now.toISOString() },
+    ]);
     expect(chatPhase(state)).toBe("choosing");
     expect(placeholderFor(state)).toBe("Select category first...");
     expect(canType(state)).toBe(false);
@@ -49,7 +51,10 @@ describe("support chat conversation", () => {
 
   it.each(SUPPORT_CATEGORIES)("asks every %s question in order, then completes", (category) => {
     const state = answerAll(category);
-    const botQuestions = state.messages.filter((m) => !m.isUser).slice(1).map((m) => m.content);
+    const botQuestions = state.messages
+      .filter((m) => !m.isUser)
+      .slice(1)
+      .map((m) => m.content);
     expect(botQuestions).toEqual(SUPPORT_QUESTIONS[category]);
     expect(state.answers).toEqual(SUPPORT_QUESTIONS[category].map((_, i) => `answer ${i + 1}`));
     expect(chatPhase(state)).toBe("submitting");
@@ -116,7 +121,8 @@ describe("support chat conversation", () => {
 
   it("runs a whole conversation through the reducer: category, answers, sending, sent, start over", () => {
     let state = conversationReducer(initialChatState(now), { type: "choose-category", category: "Key Reset", now });
-    for (const text of ["Kestrel Vault", "New PC", "me@example.com"]) state = conversationReducer(state, { type: "answer", text, now });
+    for (const text of ["Kestrel Vault", "New PC", "me@example.com"])
+      state = conversationReducer(state, { type: "answer", text, now });
     expect(chatPhase(state)).toBe("submitting");
     state = conversationReducer(state, { type: "sending" });
     expect(state.submission).toBe("sending");
@@ -130,7 +136,9 @@ describe("support chat conversation", () => {
   it("gives the same state as the transition functions and never changes the state it is given", () => {
     const start = chooseCategory(initialChatState(now), "Product Support", now);
     const frozen = JSON.stringify(start);
-    expect(conversationReducer(start, { type: "answer", text: " Vault ", now })).toEqual(submitAnswer(start, " Vault ", now));
+    expect(conversationReducer(start, { type: "answer", text: " Vault ", now })).toEqual(
+      submitAnswer(start, " Vault ", now),
+    );
     expect(conversationReducer(start, { type: "answer", text: "  ", now })).toBe(start);
     expect(JSON.stringify(start)).toBe(frozen);
   });

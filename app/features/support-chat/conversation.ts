@@ -1,6 +1,13 @@
 // The conversation as pure state: what the visitor has chosen and answered, and where the chat stands.
 import { z } from "zod";
-import { CLOSING_MESSAGES, GREETING, MAX_ANSWER_LENGTH, SUPPORT_CATEGORIES, SUPPORT_QUESTIONS, type SupportCategory } from "./support-chat";
+import {
+  CLOSING_MESSAGES,
+  GREETING,
+  MAX_ANSWER_LENGTH,
+  SUPPORT_CATEGORIES,
+  SUPPORT_QUESTIONS,
+  type SupportCategory,
+} from "./support-chat";
 
 export const PLACEHOLDER_BEFORE_CATEGORY = "Select category first...";
 export const PLACEHOLDER_ANSWERING = "Type your answer...";
@@ -53,7 +60,10 @@ export function chooseCategory(state: ChatState, category: SupportCategory, now:
 }
 
 /** Why an answer cannot be sent right now, or null when it can. */
-export function answerProblem(state: ChatState, text: string): "no-category" | "complete" | "empty" | "too-long" | null {
+export function answerProblem(
+  state: ChatState,
+  text: string,
+): "no-category" | "complete" | "empty" | "too-long" | null {
   const phase = chatPhase(state);
   if (phase === "choosing") return "no-category";
   if (phase !== "answering") return "complete";
@@ -72,7 +82,9 @@ export function submitAnswer(state: ChatState, text: string, now: Date): ChatSta
 }
 
 export function markSending(state: ChatState): ChatState {
-  return chatPhase(state) === "submitting" || state.submission === "failed" ? { ...state, submission: "sending" } : state;
+  return chatPhase(state) === "submitting" || state.submission === "failed"
+    ? { ...state, submission: "sending" }
+    : state;
 }
 
 /** The closing message is posted once, after the first attempt, whatever its outcome. */

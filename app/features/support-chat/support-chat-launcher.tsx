@@ -57,7 +57,10 @@ export function SupportChatLauncher() {
         <Suspense
           fallback={
             open ? (
-              <p role="status" className="fixed right-4 bottom-20 z-50 rounded-lg bg-slate-800 px-4 py-3 text-slate-100 text-sm">
+              <p
+                role="status"
+                className="fixed right-4 bottom-20 z-50 rounded-lg bg-slate-800 px-4 py-3 text-slate-100 text-sm"
+              >
                 Loading support chat…
               </p>
             ) : null

@@ -38,7 +38,11 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
         </button>
       </div>
 
-      <ul ref={refs.listRef} aria-label="Conversation" className="max-h-[350px] flex-1 space-y-3 overflow-y-auto px-4 py-3">
+      <ul
+        ref={refs.listRef}
+        aria-label="Conversation"
+        className="max-h-[350px] flex-1 space-y-3 overflow-y-auto px-4 py-3"
+      >
         {state.messages.map((message) => (
           <li key={message.id} className={message.isUser ? "flex flex-col items-end" : "flex flex-col items-start"}>
             <span className="sr-only">{message.isUser ? "You" : "Support"}: </span>

@@ -4,7 +4,11 @@ import { LONE_SURROGATE_MESSAGE, supportRequestSchema } from "./support-chat";
 describe("support request schema", () => {
   const altcha = "payload";
   it("accepts exactly the category's number of trimmed answers", () => {
-    const parsed = supportRequestSchema.parse({ category: "Key Reset", answers: [" Vault ", "new PC", "me@example.com"], altcha });
+    const parsed = supportRequestSchema.parse({
+      category: "Key Reset",
+      answers: [" Vault ", "new PC", "me@example.com"],
+      altcha,
+    });
     expect(parsed.answers).toEqual(["Vault", "new PC", "me@example.com"]);
   });
 
@@ -23,6 +27,8 @@ describe("support request schema", () => {
   it("says why an answer with a broken character is refused, and accepts whole emoji", () => {
     const broken = supportRequestSchema.safeParse({ category: "Key Reset", answers: ["a", "b\uDE00", "c"], altcha });
     expect(broken.error?.issues[0]?.message).toBe(LONE_SURROGATE_MESSAGE);
-    expect(supportRequestSchema.safeParse({ category: "Key Reset", answers: ["a", "b 😀", "c"], altcha }).success).toBe(true);
+    expect(supportRequestSchema.safeParse({ category: "Key Reset", answers: ["a", "b 😀", "c"], altcha }).success).toBe(
+      true,
+    );
   });
 });

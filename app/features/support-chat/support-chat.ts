@@ -26,9 +26,12 @@ export const SUPPORT_QUESTIONS: Record<SupportCategory, readonly string[]> = {
 
 export const GREETING = "Welcome to Kestrel Software support! Please select a support category below.";
 export const CLOSING_MESSAGES: Record<SupportCategory, string> = {
-  "Key Reset": "Thank you! Your key reset request has been submitted. Your key will usually be reset in the next 1 - 2 hours.",
-  "Product Support": "Thank you for contacting support! Your request has been submitted and our team will respond soon.",
-  "Purchase Support": "Thank you for contacting support! Your request has been submitted and our team will respond soon.",
+  "Key Reset":
+    "Thank you! Your key reset request has been submitted. Your key will usually be reset in the next 1 - 2 hours.",
+  "Product Support":
+    "Thank you for contacting support! Your request has been submitted and our team will respond soon.",
+  "Purchase Support":
+    "Thank you for contacting support! Your request has been submitted and our team will respond soon.",
 };
 
 export const MAX_ANSWER_LENGTH = 900;

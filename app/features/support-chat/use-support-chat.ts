@@ -59,7 +59,13 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     pendingFocus.current = null;
     // Never pull focus back if the visitor has moved elsewhere on the page meanwhile.
     const focused = document.activeElement;
-    if (focused && focused !== document.body && !panelRef.current?.contains(focused) && !focused.closest('[role="menu"]')) return;
+    if (
+      focused &&
+      focused !== document.body &&
+      !panelRef.current?.contains(focused) &&
+      !focused.closest('[role="menu"]')
+    )
+      return;
     const element = { input: inputRef, finish: finishRef, category: categoryTriggerRef }[target].current;
     element?.focus();
   }, [state]);
@@ -89,7 +95,10 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
       if (event.key !== "Escape" || event.defaultPrevented) return;
       // Only when the visitor is in the chat (or nowhere in particular): Escape in another widget stays that widget's.
       const focused = document.activeElement;
-      const inChat = panelRef.current?.contains(focused) || focused === document.body || focused?.getAttribute("aria-controls") === SUPPORT_CHAT_PANEL_ID;
+      const inChat =
+        panelRef.current?.contains(focused) ||
+        focused === document.body ||
+        focused?.getAttribute("aria-controls") === SUPPORT_CHAT_PANEL_ID;
       if (inChat) onClose();
     };
     document.addEventListener("keydown", onKeyDown);

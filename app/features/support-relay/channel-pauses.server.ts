@@ -21,7 +21,11 @@ export function channelKey(webhookUrl: string): string {
 export function databaseChannelPauses(db: Kysely<Database>): ChannelPauseStore {
   return {
     async pausedUntil(channel, now) {
-      const row = await db.selectFrom("channel_pauses").select("paused_until").where("channel", "=", channel).executeTakeFirst();
+      const row = await db
+        .selectFrom("channel_pauses")
+        .select("paused_until")
+        .where("channel", "=", channel)
+        .executeTakeFirst();
       return row && row.paused_until > now.toISOString() ? new Date(row.paused_until) : null;
     },
     async pause(channel, until) {
@@ -69,7 +73,11 @@ export function rememberingChannelPauses(shared: ChannelPauseStore): ChannelPaus
   // Once per outage, not once per post.
   let failing = false;
   const warn = (error: unknown) => {
-    if (!failing) logger.warn({ err: { message: (error as Error).message } }, "support delivery: shared channel pause unavailable; this worker keeps its own");
+    if (!failing)
+      logger.warn(
+        { err: { message: (error as Error).message } },
+        "support delivery: shared channel pause unavailable; this worker keeps its own",
+      );
     failing = true;
   };
   return {

@@ -17,7 +17,14 @@ export interface ChannelSupportRequest {
 export type ChatChannelMessage = RESTPostAPIWebhookWithTokenJSONBody;
 
 /** Discord's documented message limits. */
-export const CHANNEL_LIMITS = { content: 2000, title: 256, description: 4096, footer: 2048, embedTotal: 6000, embeds: 10 } as const;
+export const CHANNEL_LIMITS = {
+  content: 2000,
+  title: 256,
+  description: 4096,
+  footer: 2048,
+  embedTotal: 6000,
+  embeds: 10,
+} as const;
 export const EMBED_COLOR = 5793266;
 export const NO_ANSWER = "No answer provided";
 
@@ -145,7 +152,8 @@ function canSplitAt(text: string, at: number, boundaries: ReadonlySet<number>): 
 function splitPoint(text: string, max: number): number {
   const boundaries = graphemeBoundaries(text);
   for (const boundary of ["\n", " "]) {
-    for (let at = max; at > max * 0.75; at--) if (text[at - 1] === boundary && canSplitAt(text, at, boundaries)) return at;
+    for (let at = max; at > max * 0.75; at--)
+      if (text[at - 1] === boundary && canSplitAt(text, at, boundaries)) return at;
   }
   for (let at = max; at > 0; at--) if (canSplitAt(text, at, boundaries)) return at;
   // No safe place at all (one grapheme longer than a description): cut at the limit rather than never.
@@ -181,7 +189,8 @@ function flowIntoDescriptions(sections: string[], max: number): string[] {
 export function buildDescriptions(questions: readonly string[], answers: readonly string[], budget: number): string[] {
   const headings = questions.map((q) => `**${escapeMarkdown(q)}**\n`);
   const bodies = questions.map((_, i) => renderAnswer(answers[i]));
-  const fixed = headings.reduce((sum, h) => sum + h.length, 0) + SECTION_SEPARATOR.length * Math.max(0, questions.length - 1);
+  const fixed =
+    headings.reduce((sum, h) => sum + h.length, 0) + SECTION_SEPARATOR.length * Math.max(0, questions.length - 1);
   const wanted = bodies.reduce((sum, b) => sum + b.length, 0);
   const fitted = fixed + wanted <= budget ? bodies : fitTexts(bodies, Math.max(0, budget - fixed));
   return flowIntoDescriptions(
@@ -236,7 +245,11 @@ export function buildChatChannelMessage(request: ChannelSupportRequest): ChatCha
   const category = escapeMarkdown(request.category);
   const title = truncateSafely(`Support Request - ${category}`, CHANNEL_LIMITS.title);
   const footer = truncateSafely(`Request ID: ${request.id}`, CHANNEL_LIMITS.footer);
-  const descriptions = buildDescriptions(request.questions, request.answers, CHANNEL_LIMITS.embedTotal - title.length - footer.length);
+  const descriptions = buildDescriptions(
+    request.questions,
+    request.answers,
+    CHANNEL_LIMITS.embedTotal - title.length - footer.length,
+  );
   const parts = descriptions.length > 0 ? descriptions : [undefined];
   return {
     content: truncateSafely(`New ${category} Request`, CHANNEL_LIMITS.content),
@@ -244,7 +257,9 @@ export function buildChatChannelMessage(request: ChannelSupportRequest): ChatCha
       ...(i === 0 ? { title } : {}),
       ...(description === undefined ? {} : { description }),
       color: EMBED_COLOR,
-      ...(i === parts.length - 1 ? { timestamp: new Date(request.createdAt).toISOString(), footer: { text: footer } } : {}),
+      ...(i === parts.length - 1
+        ? { timestamp: new Date(request.createdAt).toISOString(), footer: { text: footer } }
+        : {}),
     })),
     // Nothing a visitor types (@everyone, role or user mentions) may ping anyone.
     allowed_mentions: { parse: [] },
@@ -272,7 +287,8 @@ export function retryAfterMs(body: unknown, header: string | null, now = Date.no
 }
 
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "timed out or aborted";
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return "timed out or aborted";
   const cause = (error as { cause?: { code?: string } })?.cause;
   // Only the error code: a full message could repeat the webhook URL, which is a secret.
   return `network error${cause?.code ? ` (${cause.code})` : ""}`;
@@ -310,7 +326,11 @@ export async function postToChatChannel(
   const detail = (body as { message?: unknown } | null)?.message;
   const reason = `HTTP ${response.status}${typeof detail === "string" ? `: ${detail.slice(0, 200)}` : ""}`;
   if (response.status === 429) {
-    return { outcome: "rate_limited", reason, retryAfterMs: retryAfterMs(body, response.headers.get("retry-after")) ?? DEFAULT_RETRY_AFTER_MS };
+    return {
+      outcome: "rate_limited",
+      reason,
+      retryAfterMs: retryAfterMs(body, response.headers.get("retry-after")) ?? DEFAULT_RETRY_AFTER_MS,
+    };
   }
   if (response.status >= 500 || response.status === 408) return { outcome: "retry", reason };
   return { outcome: "rejected", reason };

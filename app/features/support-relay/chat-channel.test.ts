@@ -33,7 +33,10 @@ function answersAsPosted(message: ChatChannelMessage, questions: readonly string
 
 describe("chat channel message", () => {
   it("puts each question in bold above its answer, sections separated by blank lines", () => {
-    const message = buildChatChannelMessage({ ...base, answers: ["Kestrel Vault", "It crashes", "Reinstalled", "me@example.com"] });
+    const message = buildChatChannelMessage({
+      ...base,
+      answers: ["Kestrel Vault", "It crashes", "Reinstalled", "me@example.com"],
+    });
     expect(message.content).toBe("New Product Support Request");
     expect(message.embeds?.[0]).toEqual({
       title: "Support Request - Product Support",
@@ -53,11 +56,18 @@ describe("chat channel message", () => {
   it('writes "No answer provided" for a missing or blank answer', () => {
     const message = buildChatChannelMessage({ ...base, answers: ["Kestrel Vault", "  "] });
     const description = message.embeds?.[0]?.description ?? "";
-    expect(description.split("\n\n").map((s) => s.split("\n")[1])).toEqual(["Kestrel Vault", "No answer provided", "No answer provided", "No answer provided"]);
+    expect(description.split("\n\n").map((s) => s.split("\n")[1])).toEqual([
+      "Kestrel Vault",
+      "No answer provided",
+      "No answer provided",
+      "No answer provided",
+    ]);
   });
 
   it("escapes Markdown so answers show literally and cannot ping anyone", () => {
-    expect(escapeMarkdown("**bold** _it_ ~~x~~ `code` ||spoiler|| [link](https://x.y) > quote # head - item <@123>")).toBe(
+    expect(
+      escapeMarkdown("**bold** _it_ ~~x~~ `code` ||spoiler|| [link](https://x.y) > quote # head - item <@123>"),
+    ).toBe(
       "\\*\\*bold\\*\\* \\_it\\_ \\~\\~x\\~\\~ \\`code\\` \\|\\|spoiler\\|\\| \\[link\\]\\(https://x.y\\) \\> quote \\# head \\- item \\<@123\\>",
     );
     expect(escapeMarkdown("1. first\n2. second")).toBe("1\\. first\n2\\. second");
@@ -89,7 +99,11 @@ describe("chat channel message", () => {
     expect(message.embeds).toHaveLength(2);
     expect(first?.title).toBe("Support Request - Product Support");
     expect(first?.footer).toBeUndefined();
-    expect(second).toMatchObject({ color: 5793266, timestamp: base.createdAt, footer: { text: `Request ID: ${base.id}` } });
+    expect(second).toMatchObject({
+      color: 5793266,
+      timestamp: base.createdAt,
+      footer: { text: `Request ID: ${base.id}` },
+    });
     expect(second?.title).toBeUndefined();
     // Whole sections stay together: the second embed starts with a question.
     expect(second?.description).toMatch(/^\*\*What steps have you already tried to solve it\?\*\*\n/);
@@ -121,13 +135,16 @@ describe("chat channel message", () => {
 
   it("holds the limits for any answers (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 900, unit: "grapheme" }), { minLength: 0, maxLength: 4 }), (answers) => {
-        const message = buildChatChannelMessage({ ...base, answers });
-        expect(discordPayloadProblems(message)).toEqual([]);
-        const description = message.embeds?.[0]?.description ?? "";
-        // No lone surrogate from a cut in the middle of an emoji.
-        expect(description.isWellFormed()).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 900, unit: "grapheme" }), { minLength: 0, maxLength: 4 }),
+        (answers) => {
+          const message = buildChatChannelMessage({ ...base, answers });
+          expect(discordPayloadProblems(message)).toEqual([]);
+          const description = message.embeds?.[0]?.description ?? "";
+          // No lone surrogate from a cut in the middle of an emoji.
+          expect(description.isWellFormed()).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -135,14 +152,39 @@ describe("chat channel message", () => {
   it("holds the limits for any request the API accepts, and delivers it whole whenever it fits (property)", () => {
     const piece = fc.oneof(
       fc.constantFrom(..."\\*_~`|[]()<>#-@.1 \n\t"),
-      fc.constantFrom("\u202E", "\u202A", "\u2066", "\u2069", "\u200B", "\u200D", "\u200F", "\u061C", "\uFEFF", "\u2060", "\u00AD", "\r", "\u0000", "\u3164"),
+      fc.constantFrom(
+        "\u202E",
+        "\u202A",
+        "\u2066",
+        "\u2069",
+        "\u200B",
+        "\u200D",
+        "\u200F",
+        "\u061C",
+        "\uFEFF",
+        "\u2060",
+        "\u00AD",
+        "\r",
+        "\u0000",
+        "\u3164",
+      ),
       fc.constantFrom("😀", "👨‍👩‍👧", "❤️", "1️⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "👩🏽‍💻"),
       fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }),
     );
-    const answer = fc.array(piece, { minLength: 1, maxLength: 900, size: "max" }).map((pieces) => pieces.join("").slice(0, 900));
+    const answer = fc
+      .array(piece, { minLength: 1, maxLength: 900, size: "max" })
+      .map((pieces) => pieces.join("").slice(0, 900));
     const request = fc
       .constantFrom(...SUPPORT_CATEGORIES)
-      .chain((category) => fc.tuple(fc.constant(category), fc.array(answer, { minLength: SUPPORT_QUESTIONS[category].length, maxLength: SUPPORT_QUESTIONS[category].length })))
+      .chain((category) =>
+        fc.tuple(
+          fc.constant(category),
+          fc.array(answer, {
+            minLength: SUPPORT_QUESTIONS[category].length,
+            maxLength: SUPPORT_QUESTIONS[category].length,
+          }),
+        ),
+      )
       .map(([category, answers]) => supportRequestSchema.safeParse({ category, answers, altcha: "x" }))
       .filter((parsed) => parsed.success)
       .map((parsed) => parsed.data);
@@ -152,7 +194,14 @@ describe("chat channel message", () => {
         const message = buildChatChannelMessage({ ...base, category, questions, answers });
         expect(discordPayloadProblems(message)).toEqual([]);
         const shown = (message.embeds ?? []).map((e) => e.description ?? "").join("");
-        expect([...shown].filter((c) => c === "\r" || c === "\u0000" || /[\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\u061C\uFEFF\u2060-\u2064\u00AD\u3164]/.test(c))).toEqual([]);
+        expect(
+          [...shown].filter(
+            (c) =>
+              c === "\r" ||
+              c === "\u0000" ||
+              /[\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\u061C\uFEFF\u2060-\u2064\u00AD\u3164]/.test(c),
+          ),
+        ).toEqual([]);
         const rendered = answers.map(renderAnswer);
         const posted = answersAsPosted(message, questions);
         const fixed =
@@ -161,7 +210,11 @@ describe("chat channel message", () => {
           questions.reduce((sum, q) => sum + `**${escapeMarkdown(q)}**\n`.length, 0) +
           2 * (questions.length - 1);
         if (fixed + rendered.reduce((sum, r) => sum + r.length, 0) <= 6000) expect(posted).toEqual(rendered);
-        else for (const [i, text] of posted.entries()) expect(text === rendered[i] || (text.endsWith("…") && rendered[i]?.startsWith(text.slice(0, -1)))).toBe(true);
+        else
+          for (const [i, text] of posted.entries())
+            expect(text === rendered[i] || (text.endsWith("…") && rendered[i]?.startsWith(text.slice(0, -1)))).toBe(
+              true,
+            );
       }),
       { numRuns: 150 },
     );
@@ -181,8 +234,12 @@ describe("chat channel message", () => {
   it("splits a long answer only between graphemes (property)", () => {
     const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
     // No spaces or line breaks, so the split may fall anywhere; zero-width spaces (12 characters each when marked and escaped) make the answer overflow one description.
-    const piece = fc.tuple(fc.constantFrom("👨‍👩‍👧", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "e\u0301", "👩🏽‍💻", "a", "*"), fc.integer({ min: 8, max: 12 })).map(([text, spaces]) => "\u200B".repeat(spaces) + text);
-    const answer = fc.array(piece, { minLength: 100, maxLength: 100 }).map((pieces) => pieces.reduce((text, p) => (text.length + p.length <= 900 ? text + p : text), ""));
+    const piece = fc
+      .tuple(fc.constantFrom("👨‍👩‍👧", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "e\u0301", "👩🏽‍💻", "a", "*"), fc.integer({ min: 8, max: 12 }))
+      .map(([text, spaces]) => "\u200B".repeat(spaces) + text);
+    const answer = fc
+      .array(piece, { minLength: 100, maxLength: 100 })
+      .map((pieces) => pieces.reduce((text, p) => (text.length + p.length <= 900 ? text + p : text), ""));
     fc.assert(
       fc.property(answer, (long) => {
         const message = buildChatChannelMessage({ ...base, answers: ["a", long, "b", "c"] });
@@ -214,7 +271,11 @@ describe("hidden characters", () => {
       "p\u200Ba\u200Cy\uFEFFp\u2060a\u2061l\u2062.\u2063c\u2064o\u00ADm\u3164",
       "p[U+200B]a[U+200C]y[U+FEFF]p[U+2060]a[U+2061]l[U+2062].[U+2063]c[U+2064]o[U+00AD]m[U+3164]",
     ],
-    ["control characters other than line breaks and tabs", "a\u0000b\rc\u007Fd\u2028e", "a[U+0000]b[U+000D]c[U+007F]d[U+2028]e"],
+    [
+      "control characters other than line breaks and tabs",
+      "a\u0000b\rc\u007Fd\u2028e",
+      "a[U+0000]b[U+000D]c[U+007F]d[U+2028]e",
+    ],
     ["a joiner or selector outside an emoji", "me\u200D@ex\uFE0Fample.com", "me[U+200D]@ex[U+FE0F]ample.com"],
   ])("marks %s visibly", (_name, text, marked) => {
     expect(markHiddenCharacters(text)).toBe(marked);
@@ -246,14 +307,22 @@ describe("status alert message", () => {
       id: "8c0e7d7e-0000-4000-8000-000000000001",
       category: STATUS_ALERT_CATEGORY,
       questions: STATUS_ALERT_FIELDS,
-      answers: [headline, "3 checks in a row failed; last: HTTP 503, expected 200.", "https://shop.example/status/incidents/7"],
+      answers: [
+        headline,
+        "3 checks in a row failed; last: HTTP 503, expected 200.",
+        "https://shop.example/status/incidents/7",
+      ],
       createdAt: "2026-11-24T10:03:00.000Z",
     });
 
   it("reads as an alert: the headline as title, the probe's findings and the incident's link", () => {
     const message = alert("Kestrel Vault is down");
     expect(message.content).toBe("Status alert: Kestrel Vault is down");
-    expect(message.embeds?.[0]).toMatchObject({ title: "Kestrel Vault is down", color: STATUS_ALERT_COLORS.outage, footer: { text: "Alert ID: 8c0e7d7e-0000-4000-8000-000000000001" } });
+    expect(message.embeds?.[0]).toMatchObject({
+      title: "Kestrel Vault is down",
+      color: STATUS_ALERT_COLORS.outage,
+      footer: { text: "Alert ID: 8c0e7d7e-0000-4000-8000-000000000001" },
+    });
     expect(message.embeds?.[0]?.description).toBe(
       "**What the probe saw**\n3 checks in a row failed; last: HTTP 503, expected 200.\n\n**Incident**\nhttps://shop.example/status/incidents/7",
     );

@@ -5,7 +5,12 @@ import type { Kysely } from "kysely";
 import { supportChannelPauses, supportDeliveryAttempts } from "~/platform/metrics.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database } from "../../../db/schema";
-import { type ChannelPauseStore, channelKey, databaseChannelPauses, rememberingChannelPauses } from "./channel-pauses.server";
+import {
+  type ChannelPauseStore,
+  channelKey,
+  databaseChannelPauses,
+  rememberingChannelPauses,
+} from "./channel-pauses.server";
 import { buildChatChannelMessage, CHANNEL_TIMEOUT_MS, postToChatChannel } from "./chat-channel.server";
 import {
   type AttemptRecord,
@@ -60,19 +65,40 @@ export async function deliverSupportRequest(request: SupportRequest, options: De
     answers: request.answers,
     createdAt: request.createdAt,
   });
-  const result = await postToChatChannel(options.webhookUrl, message, { timeoutMs: options.timeoutMs ?? CHANNEL_TIMEOUT_MS, signal: options.signal });
+  const result = await postToChatChannel(options.webhookUrl, message, {
+    timeoutMs: options.timeoutMs ?? CHANNEL_TIMEOUT_MS,
+    signal: options.signal,
+  });
   if (result.outcome === "delivered" || result.outcome === "rejected") return result;
   const at = now();
-  if (result.outcome === "rate_limited") return { outcome: "rate_limited", reason: result.reason, until: new Date(at.getTime() + result.retryAfterMs) };
+  if (result.outcome === "rate_limited")
+    return { outcome: "rate_limited", reason: result.reason, until: new Date(at.getTime() + result.retryAfterMs) };
   const failingSince = request.firstFailedAt ? Date.parse(request.firstFailedAt) : at.getTime();
-  const wait = retryDelayMs(request.attempts + 1, options.random ?? Math.random, options.backoffBaseMs, options.backoffMaxMs);
-  return { outcome: "retry", reason: result.reason, nextAttemptAt: new Date(at.getTime() + wait), giveUp: at.getTime() - failingSince >= GIVE_UP_AFTER_MS };
+  const wait = retryDelayMs(
+    request.attempts + 1,
+    options.random ?? Math.random,
+    options.backoffBaseMs,
+    options.backoffMaxMs,
+  );
+  return {
+    outcome: "retry",
+    reason: result.reason,
+    nextAttemptAt: new Date(at.getTime() + wait),
+    giveUp: at.getTime() - failingSince >= GIVE_UP_AFTER_MS,
+  };
 }
 
-const METRIC_OUTCOME = { delivered: "delivered", rejected: "failed", rate_limited: "rate_limited", retry: "retry" } as const;
+const METRIC_OUTCOME = {
+  delivered: "delivered",
+  rejected: "failed",
+  rate_limited: "rate_limited",
+  retry: "retry",
+} as const;
 
 function countAttempt(record: AttemptRecord) {
-  supportDeliveryAttempts.inc({ outcome: record.outcome === "retry" && record.giveUp ? "failed" : METRIC_OUTCOME[record.outcome] });
+  supportDeliveryAttempts.inc({
+    outcome: record.outcome === "retry" && record.giveUp ? "failed" : METRIC_OUTCOME[record.outcome],
+  });
   if (record.outcome === "rate_limited") supportChannelPauses.inc();
 }
 
@@ -82,7 +108,10 @@ function countAttempt(record: AttemptRecord) {
  * second worker take the request. Returns undefined when the claim was gone or the post was abandoned (not posted,
  * or posted without an answer: only then can the request reach the channel twice).
  */
-async function postWhileClaimed(request: SupportRequest, options: DeliveryOptions & { workerId: string; leaseMs: number; now: () => Date }) {
+async function postWhileClaimed(
+  request: SupportRequest,
+  options: DeliveryOptions & { workerId: string; leaseMs: number; now: () => Date },
+) {
   const { db, workerId, leaseMs, now } = options;
   if (!(await renewSupportClaim(db, request.id, workerId, leaseMs, now()))) return undefined;
   const lost = new AbortController();
@@ -141,7 +170,13 @@ export async function deliverDueSupportRequests(options: DeliveryOptions & { ids
     const spacing = lastPostAt + MIN_POST_INTERVAL_MS - Date.now();
     if (spacing > 0) await new Promise((r) => setTimeout(r, spacing));
     // One at a time: a claim never waits behind other posts, so it is only as old as the post it covers.
-    const [request] = await claimDueSupportRequests(options.db, options.dialect, { workerId, limit: 1, leaseMs, now: now(), ids: options.ids });
+    const [request] = await claimDueSupportRequests(options.db, options.dialect, {
+      workerId,
+      limit: 1,
+      leaseMs,
+      now: now(),
+      ids: options.ids,
+    });
     if (!request) return pass;
     lastPostAt = Date.now();
     const record = await postWhileClaimed(request, { ...options, workerId, leaseMs, now });
@@ -154,7 +189,8 @@ export async function deliverDueSupportRequests(options: DeliveryOptions & { ids
     await recordPatiently(() => recordDeliveryAttempt(options.db, request, workerId, record, now()));
     options.onAttempt?.(request, record);
     if (record.outcome === "delivered") pass.delivered.push(request.id);
-    else if (record.outcome === "rejected" || (record.outcome === "retry" && record.giveUp)) pass.failed.push(request.id);
+    else if (record.outcome === "rejected" || (record.outcome === "retry" && record.giveUp))
+      pass.failed.push(request.id);
     else pass.retrying.push(request.id);
   }
 }
@@ -168,7 +204,12 @@ export interface DeliveryWorker {
 
 /** Polls the outbox every `pollMs` (and on kick), and sleeps through a channel pause whatever wakes it. */
 export function startDeliveryWorker(
-  options: DeliveryOptions & { pollMs?: number; stopGraceMs?: number; onError?: (error: unknown) => void; onPass?: (pass: DeliveryPass) => void },
+  options: DeliveryOptions & {
+    pollMs?: number;
+    stopGraceMs?: number;
+    onError?: (error: unknown) => void;
+    onPass?: (pass: DeliveryPass) => void;
+  },
 ): DeliveryWorker {
   const stopping = new AbortController();
   const abandon = new AbortController();
@@ -194,7 +235,13 @@ export function startDeliveryWorker(
       kicked = false;
       let pass: DeliveryPass | undefined;
       try {
-        pass = await deliverDueSupportRequests({ ...options, workerId, pauses, signal: stopping.signal, abandon: abandon.signal });
+        pass = await deliverDueSupportRequests({
+          ...options,
+          workerId,
+          pauses,
+          signal: stopping.signal,
+          abandon: abandon.signal,
+        });
         options.onPass?.(pass);
       } catch (error) {
         if (!stopping.signal.aborted) options.onError?.(error);

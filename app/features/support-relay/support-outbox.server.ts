@@ -111,7 +111,13 @@ export async function claimDueSupportRequests(
  * The claim is still this worker's and unexpired: it is extended by `leaseMs` (true), or it was lost (false).
  * Checked right before each post and renewed while the channel answers, so no other worker can take it meanwhile.
  */
-export async function renewSupportClaim(db: Kysely<Database>, id: string, workerId: string, leaseMs: number, now = new Date()): Promise<boolean> {
+export async function renewSupportClaim(
+  db: Kysely<Database>,
+  id: string,
+  workerId: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<boolean> {
   const result = await db
     .updateTable("support_requests")
     .set({ claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
@@ -145,7 +151,12 @@ export async function recordDeliveryAttempt(
     record.outcome === "delivered"
       ? { ...common, delivery_status: "delivered" as const, delivered_at: nowIso, last_error: null }
       : record.outcome === "rejected"
-        ? { ...common, delivery_status: "failed" as const, last_error: record.reason, first_failed_at: request.firstFailedAt ?? nowIso }
+        ? {
+            ...common,
+            delivery_status: "failed" as const,
+            last_error: record.reason,
+            first_failed_at: request.firstFailedAt ?? nowIso,
+          }
         : record.outcome === "rate_limited"
           ? { ...released, last_error: record.reason, next_attempt_at: record.until.toISOString() }
           : {
@@ -167,7 +178,10 @@ export async function recordDeliveryAttempt(
 /** Hands claims back without an attempt (shutdown): the given requests, or every one this worker still holds. */
 export async function releaseSupportClaims(db: Kysely<Database>, workerId: string, ids?: string[]) {
   if (ids?.length === 0) return;
-  let query = db.updateTable("support_requests").set({ claimed_by: null, claimed_until: null }).where("claimed_by", "=", workerId);
+  let query = db
+    .updateTable("support_requests")
+    .set({ claimed_by: null, claimed_until: null })
+    .where("claimed_by", "=", workerId);
   if (ids) query = query.where("id", "in", ids);
   await query.execute();
 }
@@ -185,8 +199,15 @@ export async function readOutboxDepth(db: Kysely<Database>): Promise<Record<Deli
   return depth;
 }
 
-export async function listSupportRequests(db: Kysely<Database>, options: { status?: DeliveryStatus; limit?: number } = {}) {
-  let query = db.selectFrom("support_requests").selectAll().orderBy("created_at", "desc").limit(options.limit ?? 100);
+export async function listSupportRequests(
+  db: Kysely<Database>,
+  options: { status?: DeliveryStatus; limit?: number } = {},
+) {
+  let query = db
+    .selectFrom("support_requests")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .limit(options.limit ?? 100);
   if (options.status) query = query.where("delivery_status", "=", options.status);
   return (await query.execute()).map(toSupportRequest);
 }
@@ -200,11 +221,21 @@ export async function findSupportRequest(db: Kysely<Database>, id: string): Prom
  * Queues requests for delivery again (an operator's `support retry`): one by id, or every `failed` and
  * `no_channel` one. A pending request only moves its next attempt to now (a worker may hold it). Returns the ids queued.
  */
-export async function requeueSupportRequests(db: Kysely<Database>, target: { id: string } | { allUndelivered: true }, now = new Date()) {
+export async function requeueSupportRequests(
+  db: Kysely<Database>,
+  target: { id: string } | { allUndelivered: true },
+  now = new Date(),
+) {
   const nowIso = now.toISOString();
   const requeue = db
     .updateTable("support_requests")
-    .set({ delivery_status: "pending", next_attempt_at: nowIso, first_failed_at: null, claimed_by: null, claimed_until: null })
+    .set({
+      delivery_status: "pending",
+      next_attempt_at: nowIso,
+      first_failed_at: null,
+      claimed_by: null,
+      claimed_until: null,
+    })
     .where("delivery_status", "in", ["failed", "no_channel"])
     .returning("id");
   if (!("id" in target)) return (await requeue.execute()).map((r) => r.id);

@@ -16,7 +16,16 @@ const CAPTCHA_ERRORS = {
 export function createSupportChatApi() {
   const router = express.Router();
   // Per client address; the limit comes before the body is read, so a flood costs no parsing.
-  router.post(["/support", "/support/{*rest}"], rateLimit({ name: "support", points: 5, durationSeconds: 600, error: "Too many support requests. Please wait a few minutes and try again." }), jsonBody);
+  router.post(
+    ["/support", "/support/{*rest}"],
+    rateLimit({
+      name: "support",
+      points: 5,
+      durationSeconds: 600,
+      error: "Too many support requests. Please wait a few minutes and try again.",
+    }),
+    jsonBody,
+  );
   router.post("/support", async (req, res) => {
     const parsed = supportRequestSchema.safeParse(req.body);
     if (!parsed.success) {

@@ -8,9 +8,19 @@ import { supportDeliveryAttempts } from "~/platform/metrics.server";
 import { getRedis } from "~/platform/redis.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database } from "../../../db/schema";
-import { type ChannelPauseStore, databaseChannelPauses, redisChannelPauses, rememberingChannelPauses } from "./channel-pauses.server";
+import {
+  type ChannelPauseStore,
+  databaseChannelPauses,
+  redisChannelPauses,
+  rememberingChannelPauses,
+} from "./channel-pauses.server";
 import { STATUS_ALERT_CATEGORY } from "./chat-channel.server";
-import { type DeliveryPass, type DeliveryWorker, deliverDueSupportRequests, startDeliveryWorker } from "./delivery-worker.server";
+import {
+  type DeliveryPass,
+  type DeliveryWorker,
+  deliverDueSupportRequests,
+  startDeliveryWorker,
+} from "./delivery-worker.server";
 import { insertSupportRequest, requeueSupportRequests } from "./support-outbox.server";
 
 let worker: DeliveryWorker | undefined;
@@ -28,7 +38,10 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
  * Queues a status alert (a probe's transition) for the support channel, with the same guarantees as a visitor's
  * request: stored first, delivered at least once, paused by the channel's 429.
  */
-export async function queueStatusAlert(db: Kysely<Database>, answers: [headline: string, seen: string, incident: string]) {
+export async function queueStatusAlert(
+  db: Kysely<Database>,
+  answers: [headline: string, seen: string, incident: string],
+) {
   const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined;
   const alert = await insertSupportRequest(db, { category: STATUS_ALERT_CATEGORY, answers }, { channelConfigured });
   worker?.kick();
@@ -60,7 +73,10 @@ export function startSupportDelivery(): () => Promise<void> {
       const reason = record.outcome === "delivered" ? undefined : record.reason;
       const level = record.outcome === "delivered" ? "info" : "warn";
       const pausedUntil = record.outcome === "rate_limited" ? record.until.toISOString() : undefined;
-      logger[level]({ supportRequestId: request.id, outcome: record.outcome, reason, pausedUntil, attempt: request.attempts + 1 }, "support request delivery");
+      logger[level](
+        { supportRequestId: request.id, outcome: record.outcome, reason, pausedUntil, attempt: request.attempts + 1 },
+        "support request delivery",
+      );
     },
   });
   const running = worker;
@@ -82,6 +98,13 @@ export async function retrySupportRequests(
 ): Promise<DeliveryPass & { queued: string[] }> {
   const queued = await requeueSupportRequests(db, target);
   if (queued.length === 0) return { queued, delivered: [], retrying: [], failed: [] };
-  const pass = await deliverDueSupportRequests({ db, dialect, webhookUrl, workerId: `cli-${process.pid}`, ids: queued, pauses: channelPauses(db) });
+  const pass = await deliverDueSupportRequests({
+    db,
+    dialect,
+    webhookUrl,
+    workerId: `cli-${process.pid}`,
+    ids: queued,
+    pauses: channelPauses(db),
+  });
   return { queued, ...pass };
 }

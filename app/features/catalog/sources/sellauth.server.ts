@@ -71,13 +71,37 @@ export class ShopApiError extends Error {
 }
 
 /** Laravel sends integers as numbers or strings, and booleans as 0/1 or "1". */
-const id = z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
-const count = z.union([z.number(), z.string().regex(/^-?\d{1,15}$/).transform(Number)]).nullish();
-const flag = z.union([z.boolean(), z.number(), z.string()]).nullish().transform((v) => v === true || v === 1 || v === "1" || v === "true");
-const text = z.string().nullish().transform((v) => v ?? null);
+const id = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
+const count = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d{1,15}$/)
+      .transform(Number),
+  ])
+  .nullish();
+const flag = z
+  .union([z.boolean(), z.number(), z.string()])
+  .nullish()
+  .transform((v) => v === true || v === 1 || v === "1" || v === "true");
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 const price = z.unknown().transform((value, ctx) => {
   const cents = parsePriceCents(value);
-  if (cents === null) ctx.addIssue({ code: "custom", message: `expected a price (number or decimal string), got ${JSON.stringify(value)}` });
+  if (cents === null)
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a price (number or decimal string), got ${JSON.stringify(value)}`,
+    });
   return cents ?? 0;
 });
 
@@ -90,7 +114,15 @@ function stockOf(...values: Array<number | null | undefined>): number | null {
 const variantSchema = z
   .object({ id, name: z.string().trim().min(1), description: text, price, stock: count, stock_count: count })
   .loose()
-  .transform((v): ShopVariant => ({ id: v.id, name: v.name, description: v.description, priceCents: v.price, stock: stockOf(v.stock_count, v.stock) }));
+  .transform(
+    (v): ShopVariant => ({
+      id: v.id,
+      name: v.name,
+      description: v.description,
+      priceCents: v.price,
+      stock: stockOf(v.stock_count, v.stock),
+    }),
+  );
 
 const productSchema = z
   .object({
@@ -98,7 +130,10 @@ const productSchema = z
     name: z.string().trim().min(1),
     path: text,
     description: text,
-    currency: z.string().regex(/^[A-Za-z]{3}$/).nullish(),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/)
+      .nullish(),
     visibility: z.string().nullish(),
     group_id: id.nullish(),
     products_sold: count,
@@ -112,21 +147,29 @@ const productSchema = z
 /** One product of the shop's answer, read defensively: unknown fields ignored, a broken variant skips the product. */
 export function readShopProduct(raw: unknown): { product: ShopProduct } | { skipped: SkippedProduct } {
   const rawId = (raw as { id?: unknown } | null)?.id;
-  const fallbackId = typeof rawId === "number" ? rawId : typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : null;
+  const fallbackId =
+    typeof rawId === "number" ? rawId : typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : null;
   const parsed = productSchema.safeParse(raw);
   if (!parsed.success) return { skipped: { id: fallbackId, reason: describeIssues(parsed.error) } };
   const p = parsed.data;
   const variants: ShopVariant[] = [];
   for (const [index, rawVariant] of (p.variants ?? []).entries()) {
     const variant = variantSchema.safeParse(rawVariant);
-    if (!variant.success) return { skipped: { id: p.id, reason: `variants[${index}]: ${describeIssues(variant.error)}` } };
+    if (!variant.success)
+      return { skipped: { id: p.id, reason: `variants[${index}]: ${describeIssues(variant.error)}` } };
     variants.push(variant.data);
   }
   if (variants.length === 0) {
     // A product without variants is sold at its own price (the docs' example always has variants, but the API allows it).
     const own = parsePriceCents(p.price);
     if (own === null) return { skipped: { id: p.id, reason: "no variants and no price of its own" } };
-    variants.push({ id: p.id, name: p.name, description: null, priceCents: own, stock: stockOf(p.stock_count, p.stock) });
+    variants.push({
+      id: p.id,
+      name: p.name,
+      description: null,
+      priceCents: own,
+      stock: stockOf(p.stock_count, p.stock),
+    });
   }
   return {
     product: {
@@ -154,7 +197,13 @@ const feedbackSchema = z
     id,
     product_id: id.nullish(),
     message: text,
-    rating: z.union([z.number(), z.string().regex(/^\d(\.\d+)?$/).transform(Number)]),
+    rating: z.union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d(\.\d+)?$/)
+        .transform(Number),
+    ]),
     reply: text,
     is_automatic: flag,
     created_at: z.string(),
@@ -165,7 +214,15 @@ const shopSchema = z
     id: id.optional(),
     name: text,
     subdomain: text,
-    average_rating: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).nullish(),
+    average_rating: z
+      .union([
+        z.number(),
+        z
+          .string()
+          .regex(/^\d+(\.\d+)?$/)
+          .transform(Number),
+      ])
+      .nullish(),
     total_feedbacks: count,
     hide_automatic_feedbacks_on_home: flag,
     // Not documented: read under the names themes use, off when absent.
@@ -187,7 +244,13 @@ const PER_PAGE = 100;
 const MAX_PAGES = 1_000;
 
 /** The read side of SellAuth's API: every call answers our types or throws a ShopApiError. */
-export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 10_000, signal }: SellAuthCatalogueOptions) {
+export function createSellAuthCatalogue({
+  apiBase,
+  shopId,
+  apiKey,
+  timeoutMs = 10_000,
+  signal,
+}: SellAuthCatalogueOptions) {
   const shops = `${apiBase.replace(/\/$/, "")}/v1/shops`;
   const base = `${shops}/${encodeURIComponent(shopId)}`;
   const get = (path: string) => request(`${base}${path}`, path);
@@ -200,16 +263,26 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new ShopApiError(`the shop did not answer ${path.split("?")[0]} (${(error as Error).name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : (error as Error).message})`);
+      throw new ShopApiError(
+        `the shop did not answer ${path.split("?")[0]} (${(error as Error).name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : (error as Error).message})`,
+      );
     }
     if (response.status === 429) {
       await response.body?.cancel();
       // Without a readable Retry-After the shop gets a minute.
-      throw new ShopApiError("the shop answered 429 Too Many Requests", retryAfterHeaderMs(response.headers.get("Retry-After")) ?? 60_000, 429);
+      throw new ShopApiError(
+        "the shop answered 429 Too Many Requests",
+        retryAfterHeaderMs(response.headers.get("Retry-After")) ?? 60_000,
+        429,
+      );
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new ShopApiError(`the shop answered ${response.status} to ${path.split("?")[0]}`, undefined, response.status);
+      throw new ShopApiError(
+        `the shop answered ${response.status} to ${path.split("?")[0]}`,
+        undefined,
+        response.status,
+      );
     }
     try {
       return await response.json();
@@ -225,7 +298,10 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
       // Some lists come whole, as a plain array.
       if (Array.isArray(raw)) return raw;
       const answer = pageSchema.safeParse(raw);
-      if (!answer.success) throw new ShopApiError(`the shop's ${path} page ${page} is not a page of results (${describeIssues(answer.error)})`);
+      if (!answer.success)
+        throw new ShopApiError(
+          `the shop's ${path} page ${page} is not a page of results (${describeIssues(answer.error)})`,
+        );
       items.push(...answer.data.data);
       const last = answer.data.last_page ?? page;
       if (page >= last || answer.data.data.length === 0) break;
@@ -270,7 +346,17 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
         if (!feedback.success) return [];
         const d = feedback.data;
         const rating = Math.min(5, Math.max(0, Math.round(d.rating)));
-        return [{ id: d.id, productId: d.product_id ?? null, message: d.message ?? "", rating, reply: d.reply, automatic: d.is_automatic, createdAt: d.created_at }];
+        return [
+          {
+            id: d.id,
+            productId: d.product_id ?? null,
+            message: d.message ?? "",
+            rating,
+            reply: d.reply,
+            automatic: d.is_automatic,
+            createdAt: d.created_at,
+          },
+        ];
       });
     },
 
@@ -278,7 +364,9 @@ export function createSellAuthCatalogue({ apiBase, shopId, apiKey, timeoutMs = 1
     async settings(): Promise<ShopSettings> {
       const raw = await request(shops, "/v1/shops");
       const list = Array.isArray(raw) ? raw : ((raw as { data?: unknown } | null)?.data ?? []);
-      const shop = (Array.isArray(list) ? list : []).map((s) => shopSchema.safeParse(s)).find((s) => s.success && (s.data.id === undefined || String(s.data.id) === shopId));
+      const shop = (Array.isArray(list) ? list : [])
+        .map((s) => shopSchema.safeParse(s))
+        .find((s) => s.success && (s.data.id === undefined || String(s.data.id) === shopId));
       const d = shop?.success ? shop.data : undefined;
       return {
         name: d?.name ?? null,

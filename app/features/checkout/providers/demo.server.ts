@@ -23,7 +23,9 @@ export function createDemoProvider(captcha: Captcha, coupons: () => readonly Cou
       if (cart.coupon && !coupon) return { error: COUPON_MESSAGES.notValid, rejected: true };
       const invoiceId = `demo-${crypto.randomUUID()}`;
       const url = `/demo-checkout/${invoiceId}`;
-      return coupon ? { url, invoiceId, amountCents: discountedCents(cart.amountCents, coupon.percentOff) } : { url, invoiceId };
+      return coupon
+        ? { url, invoiceId, amountCents: discountedCents(cart.amountCents, coupon.percentOff) }
+        : { url, invoiceId };
     },
   };
 }

@@ -82,7 +82,11 @@ export function createSellAuthProvider(options: SellAuthOptions): CheckoutProvid
     try {
       response = await fetch(`${base}${path}`, {
         ...init,
-        headers: { Accept: "application/json", ...authHeaders, ...(init.body ? { "Content-Type": "application/json" } : {}) },
+        headers: {
+          Accept: "application/json",
+          ...authHeaders,
+          ...(init.body ? { "Content-Type": "application/json" } : {}),
+        },
         signal: AbortSignal.timeout(timeoutMs),
         redirect: "error",
       });
@@ -103,13 +107,15 @@ export function createSellAuthProvider(options: SellAuthOptions): CheckoutProvid
   function toCheckoutResult(answer: ShopAnswer): CheckoutResult {
     if ("error" in answer) return answer;
     const parsed = checkoutAnswerSchema.safeParse(answer.json);
-    if (!parsed.success) return { error: answer.status >= 400 ? SHOP_MESSAGES.failed(answer.status) : CHECKOUT_MESSAGES.noUrl };
+    if (!parsed.success)
+      return { error: answer.status >= 400 ? SHOP_MESSAGES.failed(answer.status) : CHECKOUT_MESSAGES.noUrl };
     // A 429 is the shop pacing us (Retry-After), not a verdict on the buyer's cart.
     if (answer.status === 429) return { error: SHOP_MESSAGES.busy };
     const refused = answer.status >= 400 && answer.status < 500;
     // `error` is the storefront's answer; the documented API explains a refusal in `message` (a 5xx message is noise).
     const shopError = parsed.data.error ?? (refused ? parsed.data.message : undefined);
-    if (shopError) return refused ? { error: shopError.slice(0, 300), rejected: true } : { error: shopError.slice(0, 300) };
+    if (shopError)
+      return refused ? { error: shopError.slice(0, 300), rejected: true } : { error: shopError.slice(0, 300) };
     if (answer.status >= 400) return { error: SHOP_MESSAGES.failed(answer.status) };
     // invoice_url is the shop's own invoice page; url may be a payment gateway's page that refuses to be framed.
     const url = parsed.data.invoice_url || parsed.data.url;
@@ -122,24 +128,34 @@ export function createSellAuthProvider(options: SellAuthOptions): CheckoutProvid
     }
     if (parsedUrl.protocol !== "https:" && parsedUrl.protocol !== "http:") return { error: SHOP_MESSAGES.badUrl };
     const invoiceId = parsed.data.invoice_id;
-    return invoiceId === undefined || invoiceId === null ? { url: parsedUrl.href } : { url: parsedUrl.href, invoiceId: String(invoiceId) };
+    return invoiceId === undefined || invoiceId === null
+      ? { url: parsedUrl.href }
+      : { url: parsedUrl.href, invoiceId: String(invoiceId) };
   }
 
   /** Reads the checkout page's framing headers, so a gateway that refuses frames gets the new-tab link at once. */
   async function withFramingVerdict(result: CheckoutResult): Promise<CheckoutResult> {
     if ("error" in result) return result;
     try {
-      const page = await fetch(result.url, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(FRAMING_PROBE_TIMEOUT_MS), headers: { Accept: "text/html" } });
+      const page = await fetch(result.url, {
+        method: "GET",
+        redirect: "manual",
+        signal: AbortSignal.timeout(FRAMING_PROBE_TIMEOUT_MS),
+        headers: { Accept: "text/html" },
+      });
       await page.body?.cancel();
       const ourOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
-      if (page.status < 400 && refusesFraming(page.headers, new URL(result.url).origin, ourOrigin)) return { ...result, frameRefused: true };
+      if (page.status < 400 && refusesFraming(page.headers, new URL(result.url).origin, ourOrigin))
+        return { ...result, frameRefused: true };
     } catch {
       // The browser will find out for itself; the modal falls back after its own timeout.
     }
     return result;
   }
 
-  const wireCart = (cart: CheckoutCart) => [{ productId: cart.productId, variantId: cart.variantId, quantity: cart.quantity }];
+  const wireCart = (cart: CheckoutCart) => [
+    { productId: cart.productId, variantId: cart.variantId, quantity: cart.quantity },
+  ];
   // The shop applies (or refuses, with its own message) the code; we never price it ourselves.
   const wireCoupon = (cart: CheckoutCart) => (cart.coupon ? { coupon: cart.coupon } : {});
 
@@ -168,14 +184,24 @@ export function createSellAuthProvider(options: SellAuthOptions): CheckoutProvid
       }
       return withFramingVerdict(
         toCheckoutResult(
-          await callShop("/v1/checkout", { method: "POST", body: JSON.stringify({ cart: wireCart(cart), ...wireCoupon(cart), shopId: Number(options.shopId), altcha: captcha }) }),
+          await callShop("/v1/checkout", {
+            method: "POST",
+            body: JSON.stringify({
+              cart: wireCart(cart),
+              ...wireCoupon(cart),
+              shopId: Number(options.shopId),
+              altcha: captcha,
+            }),
+          }),
         ),
       );
     },
   };
   if (options.apiKey) {
     provider.lookupInvoice = async (invoiceId: string): Promise<InvoiceLookup> => {
-      const answer = await callShop(`/v1/shops/${encodeURIComponent(options.shopId)}/invoices/${encodeURIComponent(invoiceId)}`);
+      const answer = await callShop(
+        `/v1/shops/${encodeURIComponent(options.shopId)}/invoices/${encodeURIComponent(invoiceId)}`,
+      );
       if ("error" in answer) return answer;
       const parsed = invoiceAnswerSchema.safeParse(answer.json);
       // The error makes the notification answer 502, so the shop delivers it again later (after any Retry-After).
@@ -198,7 +224,19 @@ export function wireBuyer(buyer: BuyerContext): { ip?: string; user_agent?: stri
 }
 
 /** The statuses SellAuth's docs show; there is no official full list, so others are kept as-is and read as pending. */
-const KNOWN_INVOICE_STATUSES = new Set(["pending", "confirming", "partially_completed", "completed", "paid", "processed", "refunded", "cancelled", "canceled", "expired", "failed"]);
+const KNOWN_INVOICE_STATUSES = new Set([
+  "pending",
+  "confirming",
+  "partially_completed",
+  "completed",
+  "paid",
+  "processed",
+  "refunded",
+  "cancelled",
+  "canceled",
+  "expired",
+  "failed",
+]);
 const reportedUnknownStatuses = new Set<string>();
 
 /** SellAuth invoice statuses by what they mean for our order; an unknown one is logged once per process. */
