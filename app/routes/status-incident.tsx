@@ -1,8 +1,7 @@
 import { data, Link } from "react-router";
 import { IncidentStatusBadge, IncidentTimeline } from "~/features/status/incident-parts";
 import { formatDuration, LocalTime } from "~/features/status/local-time";
-import { incidentPath } from "~/features/status/status";
-import { parseIncidentParam } from "~/features/status/status-feed";
+import { incidentPath, parseIncidentParam } from "~/features/status/status";
 import { loadIncident } from "~/features/status/status.server";
 import { pageMeta } from "~/features/layout/page-meta";
 import type { RouteCacheHandle } from "~/lib/route-cache";

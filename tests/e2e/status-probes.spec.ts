@@ -219,7 +219,20 @@ test.describe("the status page's history", () => {
     expect(feed).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
     expect(feed.match(/<entry>/g)).toHaveLength(6);
     expect(feed).toContain("&lt;strong&gt;Identified&lt;/strong&gt;");
-    for (const bad of ["/status/incidents/999", "/status/incidents/abc", "/status/incidents/0"]) {
+    const odd = [
+      "/status/incidents/0",
+      "/status/incidents/-1",
+      "/status/incidents/007",
+      "/status/incidents/1.5",
+      "/status/incidents/1e3",
+    ];
+    const strange = [
+      "/status/incidents/99999999999999999999",
+      "/status/incidents/%00",
+      "/status/incidents/%E2%80%AE1",
+      "/status/incidents/1%20",
+    ];
+    for (const bad of ["/status/incidents/999", "/status/incidents/abc", ...odd, ...strange]) {
       const answer = await page.goto(bad);
       expect(answer?.status(), bad).toBe(404);
     }

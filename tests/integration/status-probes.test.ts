@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { setProductStatus } from "~/features/status/status-admin.server";
 import {
   type ProbeOptions,
@@ -149,8 +149,8 @@ describe.each(dialects)("probe transitions on %s", (dialect) => {
     // The gap is over: the next pass tells the product is back up, once.
     clock += GAP_MS;
     const runner = startStatusProbes({ ...options, now: at, check: async () => ok });
+    onTestFinished(runner);
     await expect.poll(() => alerts.length, { timeout: 5_000 }).toBe(2);
-    await runner();
     expect(alerts[1]?.[0]).toBe("Kestrel Vault is back up");
     expect(alerts[1]?.[1]).toMatch(/changed status 3 times since the last alert \(the probe is flapping\)/);
   });
@@ -199,6 +199,10 @@ describe.each(dialects)("probing instances on %s", (dialect) => {
     };
     const stopA = startStatusProbes({ ...base, instanceId: "a", check: check("a") });
     const stopB = startStatusProbes({ ...base, instanceId: "b", check: check("b") });
+    // Stopping twice is harmless: whatever the test reaches, no probing outlives it.
+    onTestFinished(async () => {
+      await Promise.all([stopA(), stopB()]);
+    });
     await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
     const leader = requests[0]?.instance;
     expect(new Set(requests.map((r) => r.instance))).toEqual(new Set([leader]));

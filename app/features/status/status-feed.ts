@@ -1,35 +1,27 @@
 // The incidents as an Atom feed (/status/feed.xml, RFC 4287): one entry per incident, its updates newest first.
+import { escapeMarkup } from "~/lib/escape-markup";
 import { type Incident, INCIDENT_STATUS_LABELS, incidentPath } from "./status";
 
 export const FEED_PATH = "/status/feed.xml";
 
-/** An incident number from the URL, or null for anything else ("12abc", "0", a number too long to be one). */
-export function parseIncidentParam(value: string | undefined): number | null {
-  return value !== undefined && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" }[c]};`);
-}
-
 function updateHtml(update: Incident["updates"][number]): string {
-  return `<p><strong>${escapeXml(INCIDENT_STATUS_LABELS[update.status])}</strong> (${escapeXml(update.at)})<br>${escapeXml(update.body).replace(/\n/g, "<br>")}</p>`;
+  return `<p><strong>${escapeMarkup(INCIDENT_STATUS_LABELS[update.status])}</strong> (${escapeMarkup(update.at)})<br>${escapeMarkup(update.body).replace(/\n/g, "<br>")}</p>`;
 }
 
 function entry(incident: Incident, base: string): string {
   const url = `${base}${incidentPath(incident.id)}`;
   const updated = incident.updates[0]?.at ?? incident.startedAt;
-  const affects = incident.products.length > 0 ? `<p>Affects: ${escapeXml(incident.products.join(", "))}</p>` : "";
+  const affects = incident.products.length > 0 ? `<p>Affects: ${escapeMarkup(incident.products.join(", "))}</p>` : "";
   return [
     "  <entry>",
-    `    <id>${escapeXml(url)}</id>`,
-    `    <title>${escapeXml(incident.title)}</title>`,
-    `    <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>`,
+    `    <id>${escapeMarkup(url)}</id>`,
+    `    <title>${escapeMarkup(incident.title)}</title>`,
+    `    <link rel="alternate" type="text/html" href="${escapeMarkup(url)}"/>`,
     `    <published>${incident.startedAt}</published>`,
     `    <updated>${updated}</updated>`,
-    `    <summary>${escapeXml(`${INCIDENT_STATUS_LABELS[incident.status]}: ${incident.body}`)}</summary>`,
-    `    <content type="html">${escapeXml(affects + incident.updates.map(updateHtml).join(""))}</content>`,
-    ...incident.products.map((product) => `    <category term="${escapeXml(product)}"/>`),
+    `    <summary>${escapeMarkup(`${INCIDENT_STATUS_LABELS[incident.status]}: ${incident.body}`)}</summary>`,
+    `    <content type="html">${escapeMarkup(affects + incident.updates.map(updateHtml).join(""))}</content>`,
+    ...incident.products.map((product) => `    <category term="${escapeMarkup(product)}"/>`),
     "  </entry>",
   ].join("\n");
 }
@@ -48,13 +40,13 @@ export function buildIncidentFeed(
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
-    `  <title>${escapeXml(`${options.brand} status: incidents`)}</title>`,
-    `  <subtitle>Incidents and their updates from ${escapeXml(base)}/status</subtitle>`,
-    `  <id>${escapeXml(base + FEED_PATH)}</id>`,
-    `  <link rel="self" type="application/atom+xml" href="${escapeXml(base + FEED_PATH)}"/>`,
-    `  <link rel="alternate" type="text/html" href="${escapeXml(`${base}/status`)}"/>`,
+    `  <title>${escapeMarkup(`${options.brand} status: incidents`)}</title>`,
+    `  <subtitle>Incidents and their updates from ${escapeMarkup(base)}/status</subtitle>`,
+    `  <id>${escapeMarkup(base + FEED_PATH)}</id>`,
+    `  <link rel="self" type="application/atom+xml" href="${escapeMarkup(base + FEED_PATH)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${escapeMarkup(`${base}/status`)}"/>`,
     `  <updated>${updated}</updated>`,
-    `  <author><name>${escapeXml(options.brand)}</name></author>`,
+    `  <author><name>${escapeMarkup(options.brand)}</name></author>`,
     ...incidents.map((incident) => entry(incident, base)),
     "</feed>",
     "",

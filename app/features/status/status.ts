@@ -61,6 +61,11 @@ export function toIncidentStatus(value: string): IncidentStatus {
   return (INCIDENT_STATUSES as readonly string[]).includes(value) ? (value as IncidentStatus) : "investigating";
 }
 
+/** An incident number from its URL, or null for anything else ("12abc", "0", "007", a number too long to be one). */
+export function parseIncidentParam(value: string | undefined): number | null {
+  return value !== undefined && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null;
+}
+
 export function incidentPath(id: number): string {
   return `/status/incidents/${id}`;
 }

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useMemo } from "react";
+import { escapeMarkup } from "~/lib/escape-markup";
 import { DAY_BY_CODE, type DayNote, type DayWorst, type StatusEntry } from "./status";
 
 const DAY_MS = 86_400_000;
@@ -35,8 +36,6 @@ export function dayLabel(
   return `${day}: ${state}${incidents}`;
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
 /**
  * The bars as markup, oldest first: an operational day is a bare <li> (the markup repeats 450 times), the last one is
  * the row's tab stop, and <b> (the shortest element) holds the text apart from the bar.
@@ -48,10 +47,7 @@ export function barsHtml(entry: StatusEntry, historyStart: string, incidentTitle
     .map((code, index) => {
       const worst = DAY_BY_CODE[code] ?? "none";
       const note = entry.notes[index];
-      const label = dayLabel(new Date(first + index * DAY_MS), worst, note, incidentTitles).replace(
-        /[&<>"']/g,
-        (c) => ESCAPES[c] ?? c,
-      );
+      const label = escapeMarkup(dayLabel(new Date(first + index * DAY_MS), worst, note, incidentTitles));
       const className = worst === "operational" && !note ? "" : ` class="day-${worst}"`;
       return `<li${index === last ? ' tabindex="0"' : ""}${className}><b>${label}</b></li>`;
     })
