@@ -2,11 +2,17 @@ import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { linguiMessages } from "./app/features/i18n/messages.build";
 import { inlineStylesheet } from "./app/features/layout/inline-stylesheet.build";
 import { precompressAssets } from "./scripts/vite-precompress-assets";
 
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  resolve: {
+    alias: {
+      "~": path.resolve(import.meta.dirname, "app"),
+      "use-sync-external-store/shim": path.resolve(import.meta.dirname, "app/lib/use-sync-external-store-shim.ts"),
+    },
+  },
   environments: {
     client: {
       build: {
@@ -39,5 +45,5 @@ export default defineConfig({
     ssr: { build: { rolldownOptions: { input: "./app/http/app.ts" }, target: "node24" } },
   },
   build: { target: "es2022" },
-  plugins: [tailwindcss(), inlineStylesheet(), reactRouter(), precompressAssets()],
+  plugins: [linguiMessages(), tailwindcss(), inlineStylesheet(), reactRouter(), precompressAssets()],
 });

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { linguiMessages } from "./app/features/i18n/messages.build";
 
 export default defineConfig({
+  plugins: [linguiMessages()],
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     include: [

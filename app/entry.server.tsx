@@ -4,6 +4,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, ErrorResponse, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { I18nProvider } from "@lingui/react";
+import { i18nFor } from "~/features/i18n/i18n.server";
+import { localeOfPath } from "~/features/i18n/locales";
 import { InlineStylesheetContext } from "~/features/layout/inline-stylesheet";
 import { documentCacheControl, routeCachePolicyOf } from "~/http/cache-headers.server";
 import { nonceContext } from "~/http/context.server";
@@ -58,7 +61,9 @@ export default function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <InlineStylesheetContext value={{ css: SITE_CSS, nonce }}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <I18nProvider i18n={i18nFor(localeOfPath(new URL(request.url).pathname))}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nProvider>
       </InlineStylesheetContext>,
       {
         nonce,

@@ -16,7 +16,9 @@ import {
   GeneralErrorBoundary,
   type StatusHandler,
 } from "~/components/general-error-boundary";
+import { Trans } from "@lingui/react/macro";
 import { getContent } from "~/features/content/content.server";
+import { localeInfo, localeOfPath } from "~/features/i18n/locales";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
@@ -49,8 +51,9 @@ export const meta: Route.MetaFunction = ({ error }) => {
 };
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const { tag, dir } = localeInfo(localeOfPath(useLocation().pathname));
   return (
-    <html lang="en">
+    <html lang={tag} dir={dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -86,7 +89,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       <SiteHeader layout={layout} />
       <main

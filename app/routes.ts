@@ -2,21 +2,24 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 import { LEGAL_PAGES, legalRouteId } from "./features/legal/legal-pages";
 
 export default [
-  index("routes/home.tsx"),
-  route("products", "routes/products.tsx"),
-  route("product/:id", "routes/product.tsx"),
-  route("status", "routes/status.tsx"),
-  route("status/incidents/:id", "routes/status-incident.tsx"),
+  // Pages answer at /path in English and at /<locale>/path in each other language (app/features/i18n/locales.ts).
+  route(":lang?", "routes/locale.tsx", [
+    index("routes/home.tsx"),
+    route("products", "routes/products.tsx"),
+    route("product/:id", "routes/product.tsx"),
+    route("status", "routes/status.tsx"),
+    route("status/incidents/:id", "routes/status-incident.tsx"),
+    route("reviews", "routes/reviews.tsx"),
+    route("reseller", "routes/reseller.tsx"),
+    route("faq", "routes/faq.tsx"),
+    route("docs", "routes/docs.tsx"),
+    route("downloads", "routes/downloads.tsx"),
+    ...LEGAL_PAGES.map((page) => route(page.slug, "routes/legal.tsx", { id: legalRouteId(page.slug) })),
+    route("purchase/success", "routes/purchase-success.tsx"),
+    route("*", "routes/not-found.tsx"),
+  ]),
   route("status/feed.xml", "routes/status-feed[.]xml.ts"),
-  route("reviews", "routes/reviews.tsx"),
-  route("reseller", "routes/reseller.tsx"),
-  route("faq", "routes/faq.tsx"),
-  route("docs", "routes/docs.tsx"),
-  route("downloads", "routes/downloads.tsx"),
-  ...LEGAL_PAGES.map((page) => route(page.slug, "routes/legal.tsx", { id: legalRouteId(page.slug) })),
-  route("purchase/success", "routes/purchase-success.tsx"),
   route("demo-checkout/:invoiceId", "routes/demo-checkout.tsx"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
-  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -81,6 +81,8 @@ export const envSchema = z
     CHECKOUT_PROVIDER: z.enum(["demo", "sellauth"], { message: "expected demo or sellauth" }).default("demo"),
     CONTENT_DIR: z.string().min(1).default("./content"),
     CHECKOUT_MODAL: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
+    // The test-only pseudo-locale at /en-xa/… (docs/i18n.md): accented, longer text that shows untranslated words.
+    PSEUDO_LOCALE: z.enum(["on", "off"], { message: "expected on or off" }).default("off"),
     SHOP_ID: z.string().regex(/^\d+$/, { message: "expected a numeric shop id" }).default("151480"),
     SHOP_API_BASE: z.url({ message: "expected an absolute URL" }).default("https://api.sellauth.com"),
     SHOP_CHECKOUT_ORIGIN: optionalUrlList,

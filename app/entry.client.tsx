@@ -1,0 +1,20 @@
+import { I18nProvider } from "@lingui/react";
+import { StrictMode, startTransition } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { HydratedRouter } from "react-router/dom";
+import { activateLocale } from "~/features/i18n/i18n.client";
+import { localeOfPath } from "~/features/i18n/locales";
+
+// The page's language comes from its URL, as on the server; its messages load before React hydrates.
+const i18n = await activateLocale(localeOfPath(window.location.pathname));
+
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <HydratedRouter />
+      </I18nProvider>
+    </StrictMode>,
+  );
+});
