@@ -4,9 +4,11 @@ import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { activateLocale } from "~/features/i18n/i18n.client";
 import { localeOfPath } from "~/features/i18n/locales";
+import { provideTranslators } from "~/features/i18n/translator";
 
 // The page's language comes from its URL, as on the server; its messages load before React hydrates.
 const i18n = await activateLocale(localeOfPath(window.location.pathname));
+provideTranslators(() => i18n);
 
 startTransition(() => {
   hydrateRoot(

@@ -7,6 +7,7 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { I18nProvider } from "@lingui/react";
 import { i18nFor } from "~/features/i18n/i18n.server";
 import { localeOfPath } from "~/features/i18n/locales";
+import { provideTranslators } from "~/features/i18n/translator";
 import { InlineStylesheetContext } from "~/features/layout/inline-stylesheet";
 import { documentCacheControl, routeCachePolicyOf } from "~/http/cache-headers.server";
 import { nonceContext } from "~/http/context.server";
@@ -17,6 +18,8 @@ import { SITE_CSS } from "~/http/site-css.server";
 import { contentSecurityPolicy, frameOptions, routeSecurityOf } from "~/http/security-headers.server";
 
 export const streamTimeout = 5_000;
+
+provideTranslators(i18nFor);
 
 export default function handleRequest(
   request: Request,

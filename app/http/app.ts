@@ -9,6 +9,7 @@ import {
   startCatalogueSync,
 } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
+import { LOCALE_CODES } from "~/features/i18n/locales";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
@@ -41,6 +42,8 @@ export async function boot(): Promise<Env> {
   const env = getEnv();
   configureLogger();
   const content = getContent();
+  // Every translation is validated at boot too: a broken file fails here, not on some visitor's page.
+  for (const locale of LOCALE_CODES) getContent(locale);
   // The catalogue's search index is built before the first request, not by it.
   getCatalogue();
   await initDatabase((db) => seedStatusEntries(db, content.status, { history: content.statusHistory }));

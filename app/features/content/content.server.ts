@@ -12,8 +12,11 @@ import { LEGAL_SLUGS, type LegalSlug, legalPage } from "~/features/legal/legal-p
 import { plansFileSchema } from "~/features/reseller/reseller.content";
 import { reviewsFileSchema } from "~/features/reviews/reviews.content";
 import { demoHistorySchema, statusFileSchema } from "~/features/status/status.content";
+import { type AnyLocale, DEFAULT_LOCALE, PSEUDO_LOCALE } from "~/features/i18n/locales";
+import { pseudoLocalize } from "~/features/i18n/pseudo-locale";
 import { getEnv } from "~/platform/env.server";
 import { ContentError, parseContent } from "./content";
+import { mapText, overlayTranslation, type TranslationReport } from "./localized-content";
 
 /** Every JSON file in content/ and the schema its feature owns, validated in this order. */
 const CONTENT_FILES = {
@@ -145,22 +148,87 @@ function legalErrors(content: Content): string[] {
 
 /** Reads and validates every content file in `dir`; throws one ContentError naming each file, path and expectation. */
 export function loadContent(dir: string, options: LoadContentOptions = {}): Content {
+  return readContent(dir, options).content;
+}
+
+function readContent(dir: string, options: LoadContentOptions) {
+  const raw: Partial<Record<keyof ContentFiles, unknown>> = {};
   const parsed: Partial<Record<keyof ContentFiles, unknown>> = {};
   let overlay: ProductOverlay[] = [];
   for (const [key, entry] of Object.entries(CONTENT_FILES)) {
-    const raw =
+    const data =
       "whenMissing" in entry && !fs.existsSync(path.join(dir, entry.file))
         ? entry.whenMissing
         : readJson(dir, entry.file);
+    raw[key as keyof ContentFiles] = data;
     if (key === "products" && options.catalogSource === "sellauth") {
-      overlay = parseContent(`content/${entry.file}`, overlayFileSchema, raw);
+      overlay = parseContent(`content/${entry.file}`, overlayFileSchema, data);
       parsed.products = [];
-    } else parsed[key as keyof ContentFiles] = parseContent(`content/${entry.file}`, entry.schema, raw);
+    } else parsed[key as keyof ContentFiles] = parseContent(`content/${entry.file}`, entry.schema, data);
   }
   const content = { ...parsed, legal: {}, overlay } as Content;
   for (const page of content.site.legal) content.legal[page.slug] = readText(dir, legalPage(page.slug).file);
   checkCrossReferences(content, options);
-  return content;
+  return { content, raw };
+}
+
+/** The content files a locale may translate (status and coupons hold no text; the status history is the operator's). */
+const TRANSLATED_FILES = ["site", "products", "faq", "docs", "downloads", "plans"] as const;
+
+export interface LocalizedContent {
+  content: Content;
+  /** Per file, what the translation lacks (shown in English) and what of it was not used. */
+  reports: Record<string, TranslationReport>;
+}
+
+/**
+ * The content in `locale`: each file of `content/locales/<locale>/` laid over the English one (text only), validated
+ * like the English file; a file or string the locale lacks shows in English. The pseudo-locale is made from English.
+ */
+export function loadLocalizedContent(
+  dir: string,
+  locale: AnyLocale,
+  options: LoadContentOptions = {},
+): LocalizedContent {
+  const { content: english, raw } = readContent(dir, options);
+  if (locale === DEFAULT_LOCALE) return { content: english, reports: {} };
+  const localeDir = path.join(dir, "locales", locale);
+  const content = { ...english, legal: { ...english.legal } } as Content;
+  const reports: Record<string, TranslationReport> = {};
+  for (const key of TRANSLATED_FILES) {
+    const { file, schema } = CONTENT_FILES[key];
+    const report: TranslationReport = { missing: [], ignored: [] };
+    let merged: unknown;
+    if (locale === PSEUDO_LOCALE) merged = mapText(raw[key], pseudoLocalize);
+    else {
+      const translated = fs.existsSync(path.join(localeDir, file)) ? readJson(localeDir, file) : undefined;
+      merged = overlayTranslation(raw[key], translated, report);
+    }
+    reports[file] = report;
+    const where = `content/locales/${locale}/${file}`;
+    if (key === "products" && options.catalogSource === "sellauth")
+      content.overlay = parseContent(where, overlayFileSchema, merged);
+    else (content as Record<string, unknown>)[key] = parseContent(where, schema, merged);
+  }
+  for (const page of content.site.legal) {
+    const file = legalPage(page.slug).file;
+    if (locale === PSEUDO_LOCALE) content.legal[page.slug] = pseudoMarkdown(english.legal[page.slug] ?? "");
+    else if (fs.existsSync(path.join(localeDir, file))) {
+      const markdown = readText(localeDir, file);
+      const problems = checkLegalMarkdown(`content/locales/${locale}/${file}`, markdown, content.site.company);
+      if (problems.length) throw new ContentError(problems.join("\n"));
+      content.legal[page.slug] = markdown;
+    } else reports[file] = { missing: ["(the whole page)"], ignored: [] };
+  }
+  return { content, reports };
+}
+
+/** Markdown's text pseudo-localised, its link targets and code left as they are. */
+function pseudoMarkdown(markdown: string): string {
+  return markdown
+    .split(/(\]\([^)]*\)|`[^`]*`|^#+ |^\s*[-*] |^\s*\d+\. |\*\*)/m)
+    .map((part, i) => (i % 2 === 1 ? part : pseudoLocalize(part)))
+    .join("");
 }
 
 /** The configured content directory (CONTENT_DIR, `./content` by default). */
@@ -168,10 +236,14 @@ export function contentDir(): string {
   return path.resolve(getEnv().CONTENT_DIR);
 }
 
-let cached: Content | undefined;
+const cached = new Map<AnyLocale, Content>();
 
-/** The shop's content, validated once per process (boot fails on a broken file). */
-export function getContent(): Content {
-  cached ??= loadContent(contentDir(), { catalogSource: getEnv().CATALOG_SOURCE });
-  return cached;
+/** The shop's content in `locale` (English by default), validated once per process (boot fails on a broken file). */
+export function getContent(locale: AnyLocale = DEFAULT_LOCALE): Content {
+  let content = cached.get(locale);
+  if (!content) {
+    content = loadLocalizedContent(contentDir(), locale, { catalogSource: getEnv().CATALOG_SOURCE }).content;
+    cached.set(locale, content);
+  }
+  return content;
 }

@@ -5,8 +5,8 @@ import linguiMacro from "@lingui/babel-plugin-lingui-macro";
 import { getConfig } from "@lingui/conf";
 import { formatter } from "@lingui/format-po";
 import { type CompiledMessage, compileMessageOrThrow } from "@lingui/message-utils/compileMessage";
-import pseudolocalize from "pseudolocale";
 import type { Plugin } from "vite";
+import { pseudoLocalize } from "./pseudo-locale";
 
 const SOURCE_LOCALE = "en";
 const PSEUDO_LOCALE = "en-xa";
@@ -37,7 +37,6 @@ export async function compileCatalogue(localesDir: string, locale: string): Prom
     locale === SOURCE_LOCALE || locale === PSEUDO_LOCALE
       ? english
       : await readCatalogue(path.join(localesDir, locale, "messages.po"), locale);
-  const pseudo = (text: string) => pseudolocalize(text, { extend: 0.4, prepend: "", append: "" });
   const messages: Record<string, CompiledMessage> = {};
   const missing: string[] = [];
   for (const [id, source] of Object.entries(english)) {
@@ -47,7 +46,7 @@ export async function compileCatalogue(localesDir: string, locale: string): Prom
     if (locale !== SOURCE_LOCALE && locale !== PSEUDO_LOCALE && !own) missing.push(source.message ?? id);
     const text = locale === PSEUDO_LOCALE ? sourceText : own || sourceText;
     try {
-      messages[id] = compileMessageOrThrow(text, locale === PSEUDO_LOCALE ? pseudo : undefined);
+      messages[id] = compileMessageOrThrow(text, locale === PSEUDO_LOCALE ? pseudoLocalize : undefined);
     } catch (error) {
       throw new Error(
         `app/locales/${locale}/messages.po: message "${source.message ?? id}" is not valid ICU MessageFormat: ${(error as Error).message}`,

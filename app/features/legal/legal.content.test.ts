@@ -20,6 +20,16 @@ describe("legal Markdown rules", () => {
     ).toEqual(['content/legal/privacy.md: contains the placeholder "TODO"']);
   });
 
+  it("reads the markers in capitals only: Spanish and Portuguese write todo for all", () => {
+    expect(
+      checkLegalMarkdown(
+        "content/locales/es/legal/refund.md",
+        "Kestrel Software revisa todo pedido.",
+        "Kestrel Software",
+      ),
+    ).toEqual([]);
+  });
+
   it("accepts ordinary Markdown links", () => {
     expect(
       checkLegalMarkdown(
