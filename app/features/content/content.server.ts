@@ -3,6 +3,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { overlayFileSchema, type ProductOverlay, productsFileSchema } from "~/features/catalog/catalog.content";
 import { couponsFileSchema } from "~/features/checkout/coupons.content";
+import { currenciesFileSchema } from "~/features/currency/currencies.content";
 import { docsFileSchema } from "~/features/docs/docs.content";
 import { downloadsFileSchema } from "~/features/downloads/downloads.content";
 import { faqFileSchema } from "~/features/faq/faq.content";
@@ -32,6 +33,8 @@ const CONTENT_FILES = {
   plans: { file: "plans.json", schema: plansFileSchema },
   // Only the demo shop reads coupons; a shop without the file has none.
   coupons: { file: "coupons.json", schema: couponsFileSchema, whenMissing: [] },
+  // Without rates a shop shows prices only in the currency it charges.
+  currencies: { file: "currencies.json", schema: currenciesFileSchema.nullable(), whenMissing: null },
 } as const;
 
 type ContentFiles = typeof CONTENT_FILES;

@@ -1,0 +1,43 @@
+import { useLingui } from "@lingui/react/macro";
+import { useLocation } from "react-router";
+import { rememberLanguageChoice } from "./language-suggestion";
+import { LOCALE_CODES, LOCALES, localizedPath, pathWithoutLocale } from "./locales";
+import { useLocale } from "./use-locale";
+
+/**
+ * The same page in every language, as plain links (they work without JavaScript, and each language's page loads with
+ * only its own messages). A disclosure, so the closed menu costs one line; each name is written in its own language.
+ */
+export function LanguageMenu({ className = "" }: { className?: string }) {
+  const { t } = useLingui();
+  const { locale, name } = useLocale();
+  const { pathname, search } = useLocation();
+  const page = pathWithoutLocale(pathname) + search;
+  return (
+    <details className={`group relative ${className}`}>
+      <summary className="cursor-pointer list-none rounded-md px-2 py-1 text-sm text-slate-300 hover:text-white">
+        <span className="sr-only">{t`Language:`} </span>
+        {name}
+      </summary>
+      <ul
+        aria-label={t`Languages`}
+        className="absolute end-0 bottom-full z-40 mb-2 min-w-44 rounded-lg border border-slate-700 bg-slate-900 p-1 shadow-xl"
+      >
+        {LOCALE_CODES.map((code) => (
+          <li key={code}>
+            <a
+              href={localizedPath(page, code)}
+              hrefLang={LOCALES[code].tag}
+              lang={LOCALES[code].tag}
+              aria-current={code === locale ? "page" : undefined}
+              onClick={() => rememberLanguageChoice(code)}
+              className="block rounded-md px-3 py-2 text-sm text-slate-200 hover:bg-slate-800 aria-[current=page]:font-semibold aria-[current=page]:text-sky-300"
+            >
+              {LOCALES[code].name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
