@@ -18,6 +18,7 @@ import {
 } from "~/components/general-error-boundary";
 import { Trans } from "@lingui/react/macro";
 import { getContent } from "~/features/content/content.server";
+import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeInfo, localeOfPath } from "~/features/i18n/locales";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
@@ -38,8 +39,8 @@ import { SupportChatLauncher } from "~/features/support-chat/support-chat-launch
 import { getEnv } from "~/platform/env.server";
 import type { Route } from "./+types/root";
 
-export function loader() {
-  return { layout: toLayoutData(getContent().site, getEnv().PUBLIC_URL) };
+export function loader({ request }: Route.LoaderArgs) {
+  return { layout: toLayoutData(getContent(localeOfRequest(request)).site, getEnv().PUBLIC_URL) };
 }
 
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */

@@ -25,7 +25,9 @@ export async function startServer(env = {}) {
 export async function pagePaths(baseUrl) {
   const sitemap = await (await fetch(`${baseUrl}/sitemap.xml`)).text();
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
-  return [...new Set([...paths, "/purchase/success", "/this-page-does-not-exist"])];
+  // Pages outside the sitemap, in English and in a left-to-right and a right-to-left translation.
+  const unlisted = ["/purchase/success", "/this-page-does-not-exist"].flatMap((p) => [p, `/de${p}`, `/ar${p}`]);
+  return [...new Set([...paths, ...unlisted])];
 }
 
 /** Runs a sweep body with a server, prints PASS/FAIL with a summary and sets the exit code. */

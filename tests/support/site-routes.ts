@@ -1,10 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
+import { LOCALE_CODES, localizedPath } from "../../app/features/i18n/locales";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Every page a visitor can reach (the sitemap's pages, the success page and a 404), for sweeps over all routes. */
+/** Every page a visitor can reach in every language (the sitemap's pages, the success page and a 404), for sweeps. */
 export function allPagePaths(): string[] {
+  return LOCALE_CODES.flatMap((locale) => englishPagePaths().map((page) => localizedPath(page, locale)));
+}
+
+/** Every page a visitor can reach in English. */
+export function englishPagePaths(): string[] {
   const products = JSON.parse(fs.readFileSync(path.join(root, "content/products.json"), "utf8")) as Array<{
     id: number;
   }>;

@@ -64,3 +64,11 @@ export function localizedPath(path: string, locale: AnyLocale): string {
   if (path === "/") return `/${locale}`;
   return /^\/[?#]/.test(path) ? `/${locale}${path.slice(1)}` : `/${locale}${path}`;
 }
+
+/** The page at `path` (a path without locale prefix) in every language, and English as the `x-default`. */
+export function languageAlternates(path: string): Array<{ hrefLang: string; path: string }> {
+  return [
+    ...LOCALE_CODES.map((code) => ({ hrefLang: LOCALES[code].tag, path: localizedPath(path, code) })),
+    { hrefLang: "x-default", path: localizedPath(path, DEFAULT_LOCALE) },
+  ];
+}
