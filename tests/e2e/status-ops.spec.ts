@@ -20,11 +20,15 @@ test.afterAll(async () => {
 
 /** Runs `npm run cli -- ...` (the same entry, via tsx) against the running server's database. */
 function cli(...args: string[]) {
-  const run = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["cli/index.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    path.join(root, "node_modules/.bin/tsx"),
+    ["--import", "./scripts/lib/lingui-macros.register.mjs", "cli/index.ts", ...args],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
+      encoding: "utf8",
+    },
+  );
   expect(run.status, run.stderr).toBe(0);
   return run.stdout;
 }

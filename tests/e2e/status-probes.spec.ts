@@ -137,7 +137,7 @@ test.describe("a product's probe", () => {
     const cli = await import("node:child_process");
     const run = cli.spawnSync(
       path.join(root, "node_modules/.bin/tsx"),
-      ["cli/index.ts", "status", "set", "vault", "maintenance"],
+      ["--import", "./scripts/lib/lingui-macros.register.mjs", "cli/index.ts", "status", "set", "vault", "maintenance"],
       {
         cwd: root,
         env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: "", CONTENT_DIR: contentDir, LOG_LEVEL: "warn" },

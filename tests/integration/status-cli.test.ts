@@ -208,19 +208,27 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
   it("the real CLI entry (npm run cli) works against this database as a child process", { timeout: 90_000 }, () => {
     const env = { ...process.env, LOG_LEVEL: "warn", DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? "" };
     const tsx = path.join(root, "node_modules/.bin/tsx");
-    const set = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "operational"], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-      timeout: 25_000,
-    });
+    const set = spawnSync(
+      tsx,
+      ["--import", "./scripts/lib/lingui-macros.register.mjs", "cli/index.ts", "status", "set", "vault", "operational"],
+      {
+        cwd: root,
+        env,
+        encoding: "utf8",
+        timeout: 25_000,
+      },
+    );
     expect(set.status, set.stderr).toBe(0);
-    const list = spawnSync(tsx, ["cli/index.ts", "status", "list", "--json"], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-      timeout: 25_000,
-    });
+    const list = spawnSync(
+      tsx,
+      ["--import", "./scripts/lib/lingui-macros.register.mjs", "cli/index.ts", "status", "list", "--json"],
+      {
+        cwd: root,
+        env,
+        encoding: "utf8",
+        timeout: 25_000,
+      },
+    );
     expect(list.status, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toContainEqual(
       expect.objectContaining({
@@ -229,12 +237,16 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
         uptime: expect.stringMatching(/^\d{1,3}\.\d\d$/),
       }),
     );
-    const bad = spawnSync(tsx, ["cli/index.ts", "status", "set", "vault", "sideways"], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-      timeout: 25_000,
-    });
+    const bad = spawnSync(
+      tsx,
+      ["--import", "./scripts/lib/lingui-macros.register.mjs", "cli/index.ts", "status", "set", "vault", "sideways"],
+      {
+        cwd: root,
+        env,
+        encoding: "utf8",
+        timeout: 25_000,
+      },
+    );
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('Unknown status "sideways"');
   });

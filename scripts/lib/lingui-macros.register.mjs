@@ -1,0 +1,3 @@
+import { register } from "node:module";
+
+register("./lingui-macros.hooks.mjs", import.meta.url);
