@@ -1,3 +1,4 @@
+import { LOCALE_CODES } from "~/features/i18n/locales";
 import { createRequestHandler as createExpressHandler } from "@react-router/express";
 import { createHeaders } from "@remix-run/node-fetch-server";
 import type express from "express";
@@ -48,7 +49,8 @@ export function createPageHandler(
   // The adapter sends what it renders and keeps the Response to itself; a shared render is needed as text, and it
   // depends on the URL alone (no body, no cookies), so it goes to React Router's own handler as a bodiless Request.
   const renderFetch = createRequestHandler(build, mode);
-  const cache = createRenderCache({ finishHtml: withPageStylesheet });
+  // Each language's pages are pages of their own: the paths' budget grows with the locales.
+  const cache = createRenderCache({ finishHtml: withPageStylesheet, maxEntries: 75 * LOCALE_CODES.length });
   const origin = new URL(publicUrl).origin;
 
   // The build once loaded, for labelling requests without waiting on it.

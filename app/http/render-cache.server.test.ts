@@ -93,6 +93,17 @@ describe("render cache", () => {
     expect(cache.get("/products?q=flood47")).toBeUndefined();
   });
 
+  it("keeps a page shown in another currency with the plain pages, where a flood of searches cannot evict it", async () => {
+    const cache = createRenderCache({ maxEntries: 3, maxQueryEntries: 2 });
+    const store = (url: string) =>
+      cache.fetch(url, 5_000, async () => ({ response: page(`<p>${url}</p>`), nonce: "n" }));
+    for (const url of ["/de/product/1?currency=EUR", "/product/1?currency=GBP"]) await store(url);
+    for (let i = 0; i < 50; i++) await store(`/products?q=flood${i}&currency=EUR`);
+    expect(cache.get("/de/product/1?currency=EUR")).toBeDefined();
+    expect(cache.get("/product/1?currency=GBP")).toBeDefined();
+    expect(cache.get("/products?q=flood47&currency=EUR")).toBeUndefined();
+  });
+
   it("counts a stored page as a hit", async () => {
     const cache = createRenderCache();
     await cache.fetch("/docs", 5_000, async () => ({ response: page("<p>docs</p>"), nonce: "n" }));

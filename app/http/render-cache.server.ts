@@ -56,6 +56,8 @@ interface RenderContext {
   uncacheable?: Response;
 }
 
+const CURRENCY_VIEW = /\?currency=[A-Z]{3}$/;
+
 /** 75 + 25: the cache holds at most 100 pages. */
 export function createRenderCache({
   maxEntries = 75,
@@ -79,7 +81,8 @@ export function createRenderCache({
     });
   const pathPages = budget(maxEntries);
   const queryPages = budget(maxQueryEntries);
-  const pagesFor = (url: string) => (url.includes("?") ? queryPages : pathPages);
+  // A page shown in another currency is one of a few fixed views, not a search: it shares the paths' budget.
+  const pagesFor = (url: string) => (url.includes("?") && !CURRENCY_VIEW.test(url) ? queryPages : pathPages);
 
   return {
     /** A stored, unexpired render of `url`. */
