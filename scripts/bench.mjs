@@ -44,10 +44,15 @@ const ALL_LIGHTHOUSE_ROUTES = [
   "/reviews",
   "/docs",
   "/reseller",
+  // The same home and product pages in a left-to-right and a right-to-left translation (issue 21).
+  "/de",
+  "/de/product/446894",
+  "/ar",
+  "/ar/product/446894",
 ];
 // BENCH_ROUTES="/,/faq" narrows Lighthouse to some routes while iterating on one change.
 const LIGHTHOUSE_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(",") : ALL_LIGHTHOUSE_ROUTES;
-const LOAD_ROUTES = ["/", "/products", "/product/446894", "/status", "/api/status"];
+const LOAD_ROUTES = ["/", "/products", "/product/446894", "/de/product/446894", "/ar", "/status", "/api/status"];
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
