@@ -18,6 +18,7 @@ import {
 } from "~/components/general-error-boundary";
 import { Trans } from "@lingui/react/macro";
 import { getContent } from "~/features/content/content.server";
+import { LanguageAlternates } from "~/features/i18n/language-alternates";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeInfo, localeOfPath } from "~/features/i18n/locales";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
@@ -64,6 +65,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Written here, not as `links`: <Links> gives every link the CSP nonce, 24 bytes no icon needs. */}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
+        <LanguageAlternates />
         <Links />
       </head>
       <body className="min-h-screen">

@@ -27,10 +27,7 @@ export function loader() {
   ];
   const alternatesOf = (path: string) =>
     languageAlternates(path)
-      .map(
-        (alt) =>
-          `<xhtml:link rel="alternate" hreflang="${alt.hrefLang}" href="${escapeMarkup(base + alt.path)}"/>`,
-      )
+      .map((alt) => `<xhtml:link rel="alternate" hreflang="${alt.hrefLang}" href="${escapeMarkup(base + alt.path)}"/>`)
       .join("");
   const urls = paths.flatMap((path) => {
     const alternates = alternatesOf(path);
