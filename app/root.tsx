@@ -19,6 +19,7 @@ import {
 import { Trans } from "@lingui/react/macro";
 import { getContent } from "~/features/content/content.server";
 import { LanguageAlternates } from "~/features/i18n/language-alternates";
+import { LanguageSuggestionBanner } from "~/features/i18n/language-suggestion-banner";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeInfo, localeOfPath } from "~/features/i18n/locales";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
@@ -113,6 +114,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
         })}
       />
       <SupportChatLauncher />
+      <LanguageSuggestionBanner />
       <Toasts />
     </div>
   );
