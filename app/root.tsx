@@ -21,10 +21,10 @@ import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
 import {
-  PageTransitionProvider,
-  usePageTransition,
+  useLeavingPage,
   useScrollToTopOnPathChange,
   useSmoothHashLinks,
+  waitBeforeLeavingPage,
 } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { BootAfterPaint } from "~/features/layout/boot-after-paint";
@@ -39,6 +39,9 @@ import type { Route } from "./+types/root";
 export function loader() {
   return { layout: toLayoutData(getContent().site, getEnv().PUBLIC_URL) };
 }
+
+// The router owns page transitions: a navigation to another page waits ~100 ms here while the page fades out.
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [({ request }) => waitBeforeLeavingPage(request)];
 
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
 export const meta: Route.MetaFunction = ({ error }) => {
@@ -77,7 +80,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
   const { pathname, key: locationKey } = useLocation();
   // The first, server-rendered page paints at once (a fade there only delays LCP); client navigations fade in.
   const fadeIn = locationKey !== "default";
-  const { isTransitioning } = usePageTransition();
+  const leaving = useLeavingPage();
   useScrollToTopOnPathChange();
   useSmoothHashLinks();
   return (
@@ -92,7 +95,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
       <main
         id="main"
         key={pathname}
-        data-transitioning={isTransitioning ? "true" : "false"}
+        data-transitioning={leaving ? "true" : "false"}
         className={`flex-1 transition-opacity duration-100 data-[transitioning=true]:opacity-0 ${fadeIn ? "animate-page-in" : ""}`}
       >
         {children}
@@ -124,11 +127,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <PageTransitionProvider>
-      <Shell layout={loaderData.layout}>
-        <Outlet />
-      </Shell>
-    </PageTransitionProvider>
+    <Shell layout={loaderData.layout}>
+      <Outlet />
+    </Shell>
   );
 }
 
@@ -185,9 +186,5 @@ export function ErrorBoundary() {
     />
   );
   if (!data) return <main id="main">{body}</main>;
-  return (
-    <PageTransitionProvider>
-      <Shell layout={data.layout}>{body}</Shell>
-    </PageTransitionProvider>
-  );
+  return <Shell layout={data.layout}>{body}</Shell>;
 }
