@@ -20,12 +20,7 @@ import { getContent } from "~/features/content/content.server";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
-import {
-  useLeavingPage,
-  useScrollToTopOnPathChange,
-  useSmoothHashLinks,
-  waitBeforeLeavingPage,
-} from "~/features/layout/page-transition";
+import { useLeavingPage, useSmoothHashLinks, waitBeforeLeavingPage } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { BootAfterPaint } from "~/features/layout/boot-after-paint";
 import { EarlyClickRecorder, useReplayEarlyClicks } from "~/features/layout/early-clicks";
@@ -81,7 +76,6 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
   // The first, server-rendered page paints at once (a fade there only delays LCP); client navigations fade in.
   const fadeIn = locationKey !== "default";
   const leaving = useLeavingPage();
-  useScrollToTopOnPathChange();
   useSmoothHashLinks();
   return (
     <div className="flex min-h-screen flex-col">

@@ -1,5 +1,5 @@
 import { type MouseEvent, useEffect, useRef } from "react";
-import { Link, type LinkProps, useLocation, useNavigation } from "react-router";
+import { Link, type LinkProps, useLocation, useNavigate, useNavigation } from "react-router";
 
 /** How long the page shows faded out before the router loads the next one. */
 const NAVIGATE_DELAY_MS = 100;
@@ -60,26 +60,24 @@ export function PageLink({ to, onClick, ...props }: LinkProps & { to: string }) 
   return <Link to={to} onClick={handleClick} {...props} />;
 }
 
-/** Scrolls to top when the path changes (smoothly unless the user prefers reduced motion). */
-export function useScrollToTopOnPathChange() {
-  const { pathname } = useLocation();
-  const previous = useRef(pathname);
-  useEffect(() => {
-    if (previous.current === pathname) return;
-    previous.current = pathname;
-    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
-  }, [pathname]);
+const targetOf = (hash: string) =>
+  hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+
+function focusTarget(target: HTMLElement) {
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
 }
 
-/** `#anchor` links scroll smoothly to their target and update the hash without a reload. */
+/**
+ * `#hash` links are plain `<a href="#…">` (they work before hydration, in HTML from content too) that the router
+ * follows: it gives each its own history entry, so Back returns to where the page was, and <ScrollRestoration> scrolls
+ * to the target, gliding by the stylesheet's scroll-behavior. Left to the browser, every such entry would share one
+ * scroll key and the second link followed would land where the first left the page. Focus follows the target.
+ */
 export function useSmoothHashLinks() {
+  const navigate = useNavigate();
+  const { hash, key } = useLocation();
   useEffect(() => {
-    const targetOf = (hash: string) =>
-      hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    const focusTarget = (target: HTMLElement) => {
-      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
-      target.focus({ preventScroll: true });
-    };
     // A #hash link followed before the page was ready: the browser already jumped there; focus follows now.
     const early = window.__earlyHashLink ? targetOf(window.__earlyHashLink) : null;
     window.__earlyHashLink = null;
@@ -90,19 +88,30 @@ export function useSmoothHashLinks() {
         document.activeElement.matches("a[href^='#']"))
     )
       focusTarget(early);
+  }, []);
+  useEffect(() => {
     const onClick = (event: globalThis.MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0) return;
+      if (event.defaultPrevented || !isPlainClick(event)) return;
       const anchor = (event.target as Element | null)?.closest?.("a[href^='#']");
-      if (!anchor) return;
-      const hash = anchor.getAttribute("href") ?? "";
-      const target = targetOf(hash);
-      if (!target) return;
+      const to = anchor?.getAttribute("href") ?? "";
+      if (!targetOf(to)) return;
       event.preventDefault();
-      target.scrollIntoView({ behavior: prefersReducedMotion() ? "auto" : "smooth", block: "start" });
-      window.history.pushState(window.history.state, "", hash);
-      focusTarget(target);
+      const { pathname, search } = window.location;
+      // flushSync: the scroll starts within the click (a jump, with reduced motion, is done when the click returns).
+      navigate({ pathname, search, hash: to }, { replace: to === window.location.hash, flushSync: true });
     };
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);
-  }, []);
+  }, [navigate]);
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` too, so following the same #hash again focuses again.
+  useEffect(() => {
+    // The address the page was served at is not a link followed here; the browser has scrolled to it already.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const target = targetOf(hash);
+    if (target) focusTarget(target);
+  }, [hash, key]);
 }
