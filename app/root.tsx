@@ -25,12 +25,7 @@ import { localeInfo, localeOfPath } from "~/features/i18n/locales";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
-import {
-  PageTransitionProvider,
-  usePageTransition,
-  useScrollToTopOnPathChange,
-  useSmoothHashLinks,
-} from "~/features/layout/page-transition";
+import { useLeavingPage, useSmoothHashLinks, waitBeforeLeavingPage } from "~/features/layout/page-transition";
 import { SiteFooter } from "~/features/layout/site-footer";
 import { BootAfterPaint } from "~/features/layout/boot-after-paint";
 import { EarlyClickRecorder, useReplayEarlyClicks } from "~/features/layout/early-clicks";
@@ -44,6 +39,9 @@ import type { Route } from "./+types/root";
 export function loader({ request }: Route.LoaderArgs) {
   return { layout: toLayoutData(getContent(localeOfRequest(request)).site, getEnv().PUBLIC_URL) };
 }
+
+// The router owns page transitions: a navigation to another page waits ~100 ms here while the page fades out.
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [({ request }) => waitBeforeLeavingPage(request)];
 
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
 export const meta: Route.MetaFunction = ({ error }) => {
@@ -84,8 +82,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
   const { pathname, key: locationKey } = useLocation();
   // The first, server-rendered page paints at once (a fade there only delays LCP); client navigations fade in.
   const fadeIn = locationKey !== "default";
-  const { isTransitioning } = usePageTransition();
-  useScrollToTopOnPathChange();
+  const leaving = useLeavingPage();
   useSmoothHashLinks();
   return (
     <div className="flex min-h-screen flex-col">
@@ -99,7 +96,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
       <main
         id="main"
         key={pathname}
-        data-transitioning={isTransitioning ? "true" : "false"}
+        data-transitioning={leaving ? "true" : "false"}
         className={`flex-1 transition-opacity duration-100 data-[transitioning=true]:opacity-0 ${fadeIn ? "animate-page-in" : ""}`}
       >
         {children}
@@ -132,11 +129,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <PageTransitionProvider>
-      <Shell layout={loaderData.layout}>
-        <Outlet />
-      </Shell>
-    </PageTransitionProvider>
+    <Shell layout={loaderData.layout}>
+      <Outlet />
+    </Shell>
   );
 }
 
@@ -193,9 +188,5 @@ export function ErrorBoundary() {
     />
   );
   if (!data) return <main id="main">{body}</main>;
-  return (
-    <PageTransitionProvider>
-      <Shell layout={data.layout}>{body}</Shell>
-    </PageTransitionProvider>
-  );
+  return <Shell layout={data.layout}>{body}</Shell>;
 }

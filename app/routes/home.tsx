@@ -7,7 +7,7 @@ import { HowItWorks } from "~/features/home/how-it-works";
 import { SellingPointsMarquee } from "~/features/home/selling-points-marquee";
 import { VideoFacade } from "~/features/home/video-facade";
 import { pageMeta } from "~/features/layout/page-meta";
-import { TransitionLink } from "~/features/layout/page-transition";
+import { Link } from "react-router";
 import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/home";
 
@@ -53,9 +53,9 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
             </h1>
             <p className="mt-5 max-w-xl text-lg text-slate-300">{hero.subtitle}</p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <TransitionLink to="/products" className={`${buttonStyles.primary} px-6 py-3 text-base`}>
+              <Link to="/products" className={`${buttonStyles.primary} px-6 py-3 text-base`}>
                 View Products
-              </TransitionLink>
+              </Link>
               <a href="#how-it-works-heading" className={`${buttonStyles.secondary} px-6 py-3 text-base`}>
                 How it works
               </a>
@@ -72,9 +72,9 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
           <h2 id="tiles-heading" className="text-3xl font-bold text-white">
             Popular products
           </h2>
-          <TransitionLink to="/products" className="rounded text-sm font-semibold text-sky-300 hover:underline">
+          <Link to="/products" className="rounded text-sm font-semibold text-sky-300 hover:underline">
             All products <span aria-hidden="true">→</span>
-          </TransitionLink>
+          </Link>
         </div>
         <ProductTileList products={tiles} />
       </section>

@@ -413,6 +413,100 @@ test.describe("page transitions and scrolling", () => {
   });
 });
 
+/** How far the page is scrolled once it has stopped moving (no change over five frames). */
+const settledScrollY = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let last = window.scrollY;
+        let still = 0;
+        const check = () => {
+          still = window.scrollY === last ? still + 1 : 0;
+          last = window.scrollY;
+          if (still >= 5) resolve(last);
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+
+/** Scrolls halfway down at once and reports where the page is. */
+const scrollHalfway = (page: Page) =>
+  page.evaluate(() => {
+    const top = Math.round((document.documentElement.scrollHeight - window.innerHeight) / 2);
+    window.scrollTo({ top, behavior: "instant" });
+    return window.scrollY;
+  });
+
+test.describe("history and scroll positions", () => {
+  test("Back and Forward bring each page back to where the visitor had scrolled it", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await gotoHydrated(page, "/docs");
+    const onDocs = await scrollHalfway(page);
+    expect(onDocs).toBeGreaterThan(300);
+    // The top bar stays in view, so clicking it does not scroll the page first.
+    await mainNav(page).getByRole("link", { name: "FAQ" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
+    await expect.poll(() => settledScrollY(page)).toBe(0);
+    const onFaq = await scrollHalfway(page);
+    expect(onFaq).toBeGreaterThan(100);
+    expect(onFaq).not.toBe(onDocs);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/docs$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Documentation" })).toBeVisible();
+    await expect.poll(() => settledScrollY(page)).toBe(onDocs);
+
+    await page.goForward();
+    await expect(page).toHaveURL(/\/faq$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
+    await expect.poll(() => settledScrollY(page)).toBe(onFaq);
+  });
+
+  test("each #hash link followed reaches its target; Back and Forward step through them without a reload", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await gotoHydrated(page, "/docs?product=vault");
+    await page.evaluate(() => {
+      (window as unknown as { marker: string }).marker = "same document";
+    });
+    const onThisPage = page.getByRole("navigation", { name: "On this page" });
+    const article = (name: string) => page.getByRole("article").filter({ has: page.getByRole("heading", { name }) });
+
+    await onThisPage.getByRole("link", { name: "Features Not Working" }).click();
+    await expect(page).toHaveURL(/\/docs\?product=vault#features-not-working$/);
+    await expect(article("Features Not Working")).toBeFocused();
+    const atFeatures = await settledScrollY(page);
+    expect(atFeatures).toBeGreaterThan(0);
+    const topOf = (name: string) => article(name).evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const featuresTop = await topOf("Features Not Working");
+    // Back to the list of links: where the page is when the next one is followed is where Back returns to.
+    const crashingLink = onThisPage.getByRole("link", { name: "App Crashing" });
+    await crashingLink.scrollIntoViewIfNeeded();
+    const leftAt = await settledScrollY(page);
+    await crashingLink.click();
+    await expect(page).toHaveURL(/\/docs\?product=vault#app-crashing$/);
+    await expect(article("App Crashing")).toBeFocused();
+    const atCrashing = await settledScrollY(page);
+    expect(atCrashing).toBeGreaterThan(leftAt);
+    // The second link's target comes to rest just under the sticky top bar, as the first one's did.
+    expect(await topOf("App Crashing")).toBe(featuresTop);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/#features-not-working$/);
+    await expect.poll(() => settledScrollY(page)).toBe(leftAt);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/docs\?product=vault$/);
+    await expect.poll(() => settledScrollY(page)).toBe(0);
+    await page.goForward();
+    await page.goForward();
+    await expect(page).toHaveURL(/#app-crashing$/);
+    await expect.poll(() => settledScrollY(page)).toBe(atCrashing);
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same document");
+  });
+});
+
 test.describe("footer", () => {
   test("has Products, Support, Legal and copyright columns with their links", async ({ page }) => {
     await page.goto("/faq");

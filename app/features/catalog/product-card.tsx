@@ -1,6 +1,6 @@
 import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { TransitionLink } from "~/features/layout/page-transition";
+import { Link } from "react-router";
 import { CARD_FEATURES, type ProductCardData, productPath } from "./catalog";
 import { ProductBadges } from "./product-badges";
 import { ProductPrice } from "./product-price";
@@ -25,9 +25,9 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
       <div className="flex flex-1 flex-col gap-3 p-5">
         <ProductBadges badges={product.badges} />
         <h2 className="text-lg font-semibold text-white">
-          <TransitionLink to={href} className="rounded after:absolute after:inset-0 after:content-['']">
+          <Link to={href} className="rounded after:absolute after:inset-0 after:content-['']">
             {product.name}
-          </TransitionLink>
+          </Link>
         </h2>
         {product.features.length > 0 ? (
           <ul className="space-y-1.5 text-sm text-slate-300">
@@ -41,10 +41,10 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
         ) : null}
         <div className="mt-auto flex flex-wrap items-end justify-between gap-3 pt-2">
           <ProductPrice product={product} />
-          <TransitionLink to={href} className={`${buttonStyles.primary} relative z-10`}>
+          <Link to={href} className={`${buttonStyles.primary} relative z-10`}>
             <span>Purchase</span>
             <span className="sr-only"> {product.name}</span>
-          </TransitionLink>
+          </Link>
         </div>
       </div>
     </article>

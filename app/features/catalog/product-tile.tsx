@@ -1,11 +1,11 @@
-import { TransitionLink } from "~/features/layout/page-transition";
+import { Link } from "react-router";
 import { type ProductTileData, productPath } from "./catalog";
 import { formatPrice, priceCents } from "./pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */
 export function ProductTile({ product }: { product: ProductTileData }) {
   return (
-    <TransitionLink
+    <Link
       to={productPath(product)}
       className="group block h-full overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 transition hover:-translate-y-0.5 hover:border-sky-400/50"
     >
@@ -24,7 +24,7 @@ export function ProductTile({ product }: { product: ProductTileData }) {
           From {formatPrice(priceCents(product.price, 1), product.currency)}
         </span>
       </span>
-    </TransitionLink>
+    </Link>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { LayoutData } from "./layout";
-import { TransitionLink } from "./page-transition";
+import { PageLink } from "./page-transition";
 
 const linkClass = "rounded text-slate-300 hover:text-white hover:underline";
 
@@ -14,15 +14,15 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
           <ul className="space-y-2 text-sm">
             {layout.categories.map((c) => (
               <li key={c.value}>
-                <TransitionLink to={`/products?category=${c.value}`} className={linkClass}>
+                <PageLink to={`/products?category=${c.value}`} className={linkClass}>
                   {c.label}
-                </TransitionLink>
+                </PageLink>
               </li>
             ))}
             <li>
-              <TransitionLink to="/products" className={linkClass}>
+              <PageLink to="/products" className={linkClass}>
                 All products
-              </TransitionLink>
+              </PageLink>
             </li>
           </ul>
         </section>
@@ -32,9 +32,9 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
           </h2>
           <ul className="space-y-2 text-sm">
             <li>
-              <TransitionLink to="/faq" className={linkClass}>
+              <PageLink to="/faq" className={linkClass}>
                 FAQ
-              </TransitionLink>
+              </PageLink>
             </li>
             <li>
               <a href={layout.community.url} target="_blank" rel="noopener noreferrer" className={linkClass}>
@@ -43,14 +43,14 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
               </a>
             </li>
             <li>
-              <TransitionLink to="/status" className={linkClass}>
+              <PageLink to="/status" className={linkClass}>
                 Status
-              </TransitionLink>
+              </PageLink>
             </li>
             <li>
-              <TransitionLink to="/reviews" className={linkClass}>
+              <PageLink to="/reviews" className={linkClass}>
                 Reviews
-              </TransitionLink>
+              </PageLink>
             </li>
           </ul>
         </section>
@@ -61,9 +61,9 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
           <ul className="space-y-2 text-sm">
             {layout.legal.map((page) => (
               <li key={page.slug}>
-                <TransitionLink to={`/${page.slug}`} className={linkClass}>
+                <PageLink to={`/${page.slug}`} className={linkClass}>
                   {page.title}
-                </TransitionLink>
+                </PageLink>
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
 import { useLocation } from "react-router";
 import type { LayoutData } from "./layout";
-import { TransitionLink } from "./page-transition";
+import { PageLink } from "./page-transition";
 import { NavMenu, type NavListLayout } from "./nav-menu";
 
 function isCurrent(pathname: string, href: string) {
@@ -28,13 +28,13 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
         const current = isCurrent(pathname, item.href);
         return (
           <li key={item.href}>
-            <TransitionLink
+            <PageLink
               to={item.href}
               aria-current={current ? "page" : undefined}
               className={`${itemClassName} transition-colors ${current ? "bg-sky-500/20 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`}
             >
               {item.label}
-            </TransitionLink>
+            </PageLink>
           </li>
         );
       })}
@@ -58,13 +58,13 @@ export function SiteHeader({ layout }: { layout: LayoutData }) {
     <header className="sticky top-0 z-40 border-b border-white/10 bg-slate-950/90 backdrop-blur supports-[backdrop-filter]:bg-slate-950/75">
       {/* Under 640 px one row that does not wrap: the brand may break onto two lines, the badge and `Menu` keep their size. */}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 max-sm:flex-nowrap max-sm:gap-x-2">
-        <TransitionLink
+        <PageLink
           to="/"
           className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white max-sm:min-w-0 max-sm:text-base max-sm:leading-tight"
         >
           <img src="/favicon.svg" alt="" width={28} height={28} className="max-sm:size-6 max-sm:shrink-0" />
           {layout.brand}
-        </TransitionLink>
+        </PageLink>
         <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">
           {layout.badge}
         </span>
