@@ -1,7 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { bootScripts } from "./app/features/layout/boot/boot-scripts.build.ts";
 
 export default defineConfig({
+  // Modules that render the boot scripts import their compiled text (`?boot-script`).
+  plugins: [bootScripts()],
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     include: [

@@ -1,7 +1,7 @@
 import { Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { RewritingStream } from "parse5-html-rewriting-stream";
-import { HELD_MODULE_TYPE } from "~/features/layout/boot-after-paint";
+import { HELD_MODULE_TYPE } from "~/features/layout/boot/start-after-paint.boot";
 
 /** What is read of parse5's start tag token: its attributes and where each one is in the source. */
 interface StartTag {
@@ -77,7 +77,7 @@ export function holdModuleScriptsIn(html: string): string {
 /**
  * The rendered document as it streams, with React Router's `<link rel="modulepreload">` tags taken out and its module
  * script given a type browsers do not run, so the framework's ~93 KB start after the first paint (the inline starter,
- * `features/layout/boot-after-paint.tsx`, runs them). A tag split across two chunks, or a character split
+ * `features/layout/boot/start-after-paint.boot.ts`, runs them). A tag split across two chunks, or a character split
  * across two buffers, waits in the tokenizer until it is whole; everything else leaves byte for byte as it came.
  */
 export function holdModuleScripts(): Transform {
