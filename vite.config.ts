@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { linguiMessages } from "./app/features/i18n/messages.build";
+import { bootScripts } from "./app/features/layout/boot/boot-scripts.build";
 import { inlineStylesheet } from "./app/features/layout/inline-stylesheet.build";
 import { precompressAssets } from "./scripts/vite-precompress-assets";
 
@@ -23,10 +24,11 @@ export default defineConfig({
             // another (lazily loaded features stay in their own chunks).
             codeSplitting: {
               groups: [
-                // zod-without-eval rides with the framework, which every chunk that builds a schema loads first.
+                // zod-without-eval rides with the framework, which every chunk that builds a schema loads first; so does
+                // our entry.client, as React Router's default entry (in @react-router/dev) did: one file, not three.
                 {
                   name: "framework",
-                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|[\\/]app[\\/]lib[\\/]zod-without-eval/,
+                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|[\\/]app[\\/](lib[\\/]zod-without-eval|entry\.client)/,
                   priority: 2,
                 },
                 {
@@ -45,5 +47,5 @@ export default defineConfig({
     ssr: { build: { rolldownOptions: { input: "./app/http/app.ts" }, target: "node24" } },
   },
   build: { target: "es2022" },
-  plugins: [linguiMessages(), tailwindcss(), inlineStylesheet(), reactRouter(), precompressAssets()],
+  plugins: [linguiMessages(), tailwindcss(), inlineStylesheet(), bootScripts(), reactRouter(), precompressAssets()],
 });

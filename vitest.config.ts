@@ -1,9 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { linguiMessages } from "./app/features/i18n/messages.build";
+import { bootScripts } from "./app/features/layout/boot/boot-scripts.build.ts";
 
 export default defineConfig({
-  plugins: [linguiMessages()],
+  // Messages written with Lingui's macros, and modules that render the boot scripts' compiled text (`?boot-script`).
+  plugins: [linguiMessages(), bootScripts()],
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     include: [

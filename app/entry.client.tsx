@@ -11,6 +11,9 @@ const i18n = await activateLocale(localeOfPath(window.location.pathname));
 provideTranslators(() => i18n);
 
 startTransition(() => {
+  // The signal the early-click recorder steps aside on (features/layout/boot/boot-state.ts): from `hydrateRoot` on,
+  // React listens at the root and replays the events made while it hydrates.
+  if (window.__kestrelBoot) window.__kestrelBoot.frameworkAttached = true;
   hydrateRoot(
     document,
     <StrictMode>

@@ -3,3 +3,9 @@ declare module "virtual:react-router/server-build" {
   const build: ServerBuild;
   export = build;
 }
+
+/** A boot module compiled into the text of an inline script (`app/features/layout/boot/boot-scripts.build.ts`). */
+declare module "*?boot-script" {
+  const script: string;
+  export default script;
+}

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
-import { HELD_MODULE_TYPE } from "~/features/layout/boot-after-paint";
+import { HELD_MODULE_TYPE } from "~/features/layout/boot/start-after-paint.boot";
 import { holdModuleScripts, holdModuleScriptsIn } from "./hold-module-scripts.server";
 
 // The shape React Router's <Scripts> renders (React hoists the preloads into <head>), with a multi-byte character.

@@ -1,8 +1,9 @@
 /**
  * The part of the site stylesheet one page uses (docs/decisions/013). A cached page inlines only the rules whose
  * classes and elements occur in its HTML, the custom properties those rules read and the keyframes they run; the whole
- * stylesheet follows after the first paint (`boot-after-paint.tsx`), before anything the client renders. A page's
- * HTML then fits the first round trip of a new connection (~14 KB compressed) instead of spilling into a second.
+ * stylesheet follows after the first paint (`features/layout/boot/start-after-paint.boot.ts`), before anything the
+ * client renders. A page's HTML then fits the first round trip of a new connection (~14 KB compressed) instead of
+ * spilling into a second.
  *
  * css-tree parses the stylesheet once per process (classes, elements and `var()` reads from its syntax tree) and
  * locates every rule, selector and declaration in it, so a page's rules are copied from the stylesheet as written.
@@ -13,7 +14,8 @@ import type * as Css from "css-tree";
 import parse from "css-tree/parser";
 import { ident } from "css-tree/utils";
 import walk from "css-tree/walker";
-import { STYLESHEET_ID, WHOLE_STYLESHEET_ATTRIBUTE } from "~/features/layout/inline-stylesheet";
+import { WHOLE_STYLESHEET_ATTRIBUTE } from "~/features/layout/boot/start-after-paint.boot";
+import { STYLESHEET_ID } from "~/features/layout/inline-stylesheet";
 
 interface Declaration {
   /** `--name` for a custom property, otherwise undefined. */

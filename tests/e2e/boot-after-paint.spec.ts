@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { HELD_MODULE_TYPE } from "~/features/layout/boot-after-paint";
+import { HELD_MODULE_TYPE } from "~/features/layout/boot/start-after-paint.boot";
 import { FRAMEWORK_CHUNK, holdFramework, waitForHydration } from "../support/hydration";
 
 /** Holds every request matching `pattern` until the page closes, so the page's `load` never fires. */

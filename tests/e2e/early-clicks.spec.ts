@@ -74,16 +74,13 @@ test.describe("a click made before the page is ready", () => {
 
   test("after hydration a click is handled once, not replayed a second time", async ({ page }) => {
     await page.goto("/faq");
-    await page.waitForFunction(
-      () =>
-        window.__earlyClicks !== undefined && Object.keys(document).some((key) => key.startsWith("__reactContainer$")),
-    );
+    await page.waitForFunction(() => window.__kestrelBoot?.frameworkAttached === true);
     const launcher = page.getByRole("button", { name: "Open support chat" });
     await expect(async () => {
       await launcher.click();
       await expect(launcher).toHaveAttribute("aria-expanded", "true", { timeout: 1_000 });
     }).toPass();
-    expect(await page.evaluate(() => window.__earlyClicks)).toEqual([]);
+    expect(await page.evaluate(() => window.__kestrelBoot?.clicks)).toEqual([]);
     await expect(page.getByRole("dialog", { name: "Support Chat" })).toBeVisible();
   });
 });

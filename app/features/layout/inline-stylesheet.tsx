@@ -4,11 +4,6 @@ import { createContext, useContext } from "react";
 export const InlineStylesheetContext = createContext<{ css: string; nonce: string } | null>(null);
 
 export const STYLESHEET_ID = "site-css";
-/**
- * Set by the render cache on a page that inlines only the rules it uses (docs/decisions/013): the whole
- * stylesheet's URL, which `boot-after-paint.tsx` loads before the framework starts.
- */
-export const WHOLE_STYLESHEET_ATTRIBUTE = "data-whole-stylesheet";
 
 /**
  * The stylesheet goes inline in `<head>`: a linked one is render-blocking and shares the first round trips with the

@@ -79,8 +79,8 @@ export function useSmoothHashLinks() {
   const { hash, key } = useLocation();
   useEffect(() => {
     // A #hash link followed before the page was ready: the browser already jumped there; focus follows now.
-    const early = window.__earlyHashLink ? targetOf(window.__earlyHashLink) : null;
-    window.__earlyHashLink = null;
+    const early = window.__kestrelBoot?.hashLink ? targetOf(window.__kestrelBoot.hashLink) : null;
+    if (window.__kestrelBoot) window.__kestrelBoot.hashLink = null;
     if (
       early &&
       (document.activeElement === null ||
