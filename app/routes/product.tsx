@@ -1,7 +1,15 @@
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { maxQuantityOf, onlySelectionChanged, parseProductId, productTiles } from "~/features/catalog/catalog";
+import {
+  maxQuantityOf,
+  onlySelectionChanged,
+  parseProductId,
+  productPath,
+  productTiles,
+} from "~/features/catalog/catalog";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
@@ -16,6 +24,10 @@ import { checkoutPageSettings } from "~/features/checkout/checkout.server";
 import { CouponField, useCouponCode } from "~/features/checkout/coupon-field";
 import { RelatedProducts } from "~/features/catalog/related-products";
 import { getContent } from "~/features/content/content.server";
+import { localeOfRequest } from "~/features/i18n/locale.server";
+import { DEFAULT_LOCALE, localeInfo, localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { JsonLd } from "~/features/layout/json-ld";
 import { pageMeta } from "~/features/layout/page-meta";
 import { breadcrumbJsonLd, productJsonLd } from "~/features/layout/structured-data";
@@ -30,12 +42,13 @@ export const handle = { cache: "content" } satisfies RouteCacheHandle;
 /** How many products of the same category end the page. */
 const RELATED_PRODUCTS = 4;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const locale = localeOfRequest(request);
   const id = parseProductId(params.id);
-  const catalogue = getCatalogue();
+  const catalogue = getCatalogue(locale);
   const product = id === null ? undefined : catalogue.product(id);
   if (!product) throw data({ message: "Product not found" }, { status: 404 });
-  const { site } = getContent();
+  const { site } = getContent(locale);
   const categoryLabel = site.categories.find((c) => c.value === product.category)?.label ?? product.category;
   // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
   const reviews = await cachedReviewsForPage("product", product.id);
@@ -64,12 +77,19 @@ export function shouldRevalidate({
   return defaultShouldRevalidate;
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
+const NOT_FOUND = {
+  title: msg`Product not found`,
+  message: msg`The product you're looking for doesn't exist.`,
+};
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, params, location }) => {
+  const locale = localeOfPath(location.pathname);
   if (!loaderData) {
+    const i18n = translatorFor(locale);
     return pageMeta(matches[0].loaderData, {
-      title: "Product not found",
-      description: "The product you're looking for doesn't exist.",
-      path: `/product/${params.id}`,
+      title: i18n._(NOT_FOUND.title),
+      description: i18n._(NOT_FOUND.message),
+      path: localizedPath(`/product/${params.id}`, locale),
       noindex: true,
     });
   }
@@ -77,13 +97,18 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
   return pageMeta(matches[0].loaderData, {
     title: product.name,
     description: product.description,
-    path: `/product/${product.id}`,
+    path: localizedPath(productPath(product), locale),
     image: product.cardImage.src,
   });
 };
 
 export default function ProductRoute({ loaderData, matches }: Route.ComponentProps) {
   const { product, categoryLabel, brand, community } = loaderData;
+  const { t } = useLingui();
+  const { locale, path } = useLocale();
+  const communityName = community.label;
+  // English writes a category in lower case mid-sentence ("More utilities"); other languages keep its own spelling.
+  const category = locale === DEFAULT_LOCALE ? categoryLabel.toLowerCase() : categoryLabel;
   const [selected, select] = useSelectedDuration(product);
   const limit = { maxQuantity: maxQuantityOf(product, selected) };
   const quantity = useSelectedQuantity(limit);
@@ -94,28 +119,31 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
       <JsonLd
         data={[
           {
-            ...productJsonLd(product, publicUrl, brand),
+            ...productJsonLd(product, publicUrl, brand, path(productPath(product))),
             ...(loaderData.ratedByBuyers ? aggregateRatingProperty(loaderData.reviews) : {}),
           },
           breadcrumbJsonLd(
             [
-              { name: "Products", path: "/products" },
-              { name: product.name, path: `/product/${product.id}` },
+              { name: t`Products`, path: path("/products") },
+              { name: product.name, path: path(productPath(product)) },
             ],
             publicUrl,
           ),
         ]}
       />
-      <nav aria-label="Breadcrumb" className="mb-6 text-sm text-slate-300">
+      <nav aria-label={t`Breadcrumb`} className="mb-6 text-sm text-slate-300">
         <ol className="flex flex-wrap items-center gap-2">
           <li>
-            <Link to="/products" className="rounded hover:text-white hover:underline">
-              Products
+            <Link to={path("/products")} className="rounded hover:text-white hover:underline">
+              <Trans>Products</Trans>
             </Link>
           </li>
           <li aria-hidden="true">/</li>
           <li>
-            <Link to={`/products?category=${product.category}`} className="rounded hover:text-white hover:underline">
+            <Link
+              to={path(`/products?category=${product.category}`)}
+              className="rounded hover:text-white hover:underline"
+            >
               {categoryLabel}
             </Link>
           </li>
@@ -134,10 +162,12 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               href={community.url}
               target="_blank"
               rel="noopener noreferrer"
-              className="ml-auto rounded text-sm font-semibold text-sky-300 hover:underline"
+              className="ms-auto rounded text-sm font-semibold text-sky-300 hover:underline"
             >
-              Join the {community.label}
-              <span className="sr-only"> (opens in a new tab)</span>
+              <Trans comment="Link to the shop's community (e.g. Join the Discord); the words in brackets are for screen readers only">
+                Join the {communityName}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </Trans>
             </a>
           </div>
         </div>
@@ -147,7 +177,9 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           <ProductPrice product={product} size="lg" />
           {product.descriptionHtml ? (
             <div
-              className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6"
+              // The shop's own description, as its operator wrote it (in English), when the content adds none.
+              lang={locale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag}
+              className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:ps-6 [&_ul]:list-disc [&_ul]:ps-6"
               // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
               dangerouslySetInnerHTML={{ __html: product.descriptionHtml }}
             />
@@ -161,7 +193,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
             <p className="flex items-baseline justify-between gap-4">
               <span id="total-label" className="text-slate-300">
-                Total
+                <Trans comment="The price of the chosen licence and quantity">Total</Trans>
               </span>
               <output
                 aria-labelledby="total-label"
@@ -176,7 +208,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           {product.features.length > 0 ? (
             <section aria-labelledby="features-heading">
               <h2 id="features-heading" className="text-lg font-semibold text-white">
-                Features
+                <Trans comment="Heading of a product's list of features">Features</Trans>
               </h2>
               <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
                 {product.features.map((feature) => (
@@ -193,21 +225,34 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
       <div className="mt-16">
         <ProductReviews productId={product.id} initial={loaderData.reviews} />
       </div>
-      <RelatedProducts heading={`More ${categoryLabel.toLowerCase()}`} products={loaderData.related} />
+      <RelatedProducts
+        heading={t({
+          message: `More ${category}`,
+          comment:
+            "Heading of other products of the same category, e.g. More utilities; the category is lower-cased in English only",
+        })}
+        products={loaderData.related}
+      />
     </div>
   );
 }
 
 /** A product page's way out of an error: the catalogue or the home page. */
-function ProductErrorCard({ title, message }: { title: string; message: string }) {
+function ProductErrorCard({ notFound = false }: { notFound?: boolean }) {
+  const { i18n, t } = useLingui();
+  const { path } = useLocale();
+  const title = notFound ? i18n._(NOT_FOUND.title) : t`Unexpected Application Error!`;
+  const message = notFound
+    ? i18n._(NOT_FOUND.message)
+    : t`Something went wrong on our side. Please try again in a moment.`;
   return (
     <ErrorCard title={title} message={message} titleClassName="text-4xl font-bold text-white">
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to="/products" className={buttonStyles.primary}>
-          Browse products
+        <Link to={path("/products")} className={buttonStyles.primary}>
+          <Trans>Browse products</Trans>
         </Link>
-        <Link to="/" className={buttonStyles.secondary}>
-          Return to Home
+        <Link to={path("/")} className={buttonStyles.secondary}>
+          <Trans>Return to Home</Trans>
         </Link>
       </div>
     </ErrorCard>
@@ -215,22 +260,13 @@ function ProductErrorCard({ title, message }: { title: string; message: string }
 }
 
 function unexpectedProductError() {
-  return (
-    <ProductErrorCard
-      title="Unexpected Application Error!"
-      message="Something went wrong on our side. Please try again in a moment."
-    />
-  );
+  return <ProductErrorCard />;
 }
 
 export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <ProductErrorCard title="Product not found" message="The product you're looking for doesn't exist." />
-        ),
-      }}
+      statusHandlers={{ 404: () => <ProductErrorCard notFound /> }}
       defaultStatusHandler={unexpectedProductError}
       unexpectedErrorHandler={unexpectedProductError}
     />

@@ -1,14 +1,21 @@
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef } from "react";
 import { data, Link, useLocation, useNavigation } from "react-router";
 import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { catalogueStatus, productCards } from "~/features/catalog/catalog";
+import { productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
 import { CatalogPagination } from "~/features/catalog/catalog-pagination";
+import { CatalogueStatus } from "~/features/catalog/catalogue-status";
 import { getCatalogue, queryCatalogue } from "~/features/catalog/catalogue.server";
 import { catalogSearch, hasActiveFilters, parseCatalogView } from "~/features/catalog/filtering";
 import { ProductGrid } from "~/features/catalog/product-grid";
 import { getContent } from "~/features/content/content.server";
+import { localeOfRequest } from "~/features/i18n/locale.server";
+import { localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { pageMeta } from "~/features/layout/page-meta";
 import { prefersReducedMotion } from "~/features/layout/page-transition";
 import type { RouteCacheHandle } from "~/lib/route-cache";
@@ -17,17 +24,21 @@ import type { Route } from "./+types/products";
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
+  const locale = localeOfRequest(request);
   const parsed = parseCatalogView(
     new URL(request.url).searchParams,
-    getContent().site.categories.map((c) => c.value),
+    getContent(locale).site.categories.map((c) => c.value),
   );
-  const { sorts } = getCatalogue();
+  const { sorts } = getCatalogue(locale);
   // A sort this catalogue does not offer (popular, without the shop's sales counts) reads as the default.
   const view = sorts.includes(parsed.sort) ? parsed : { ...parsed, sort: "featured" as const };
-  const result = queryCatalogue({ ...view.filters, sort: view.sort, page: view.page });
+  const result = queryCatalogue({ ...view.filters, sort: view.sort, page: view.page }, locale);
   if (view.page > result.pageCount) {
     throw data(
-      { message: "Page not found", firstPage: `/products${catalogSearch({ ...view, page: 1 })}` },
+      {
+        message: "Page not found",
+        firstPage: localizedPath(`/products${catalogSearch({ ...view, page: 1 })}`, locale),
+      },
       { status: 404 },
     );
   }
@@ -47,17 +58,36 @@ export function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const description =
-    "Browse Kestrel Software's Windows utilities and creator tools. Search, filter by category and price, and pick a licence from one day to lifetime.";
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
+  const locale = localeOfPath(location.pathname);
+  const i18n = translatorFor(locale);
+  const description = i18n._(
+    msg`Browse Kestrel Software's Windows utilities and creator tools. Search, filter by category and price, and pick a licence from one day to lifetime.`,
+  );
   if (!loaderData)
-    return pageMeta(matches[0].loaderData, { title: "Page not found", description, path: "/products", noindex: true });
-  const { view, page, pageCount } = loaderData;
+    return pageMeta(matches[0].loaderData, {
+      title: i18n._(msg`Page not found`),
+      description,
+      path: localizedPath("/products", locale),
+      noindex: true,
+    });
+  const { view } = loaderData;
+  // Page numbers ungrouped, as the pagination shows them.
+  const page = i18n.number(loaderData.page, { useGrouping: false });
+  const pageCount = i18n.number(loaderData.pageCount, { useGrouping: false });
   return pageMeta(matches[0].loaderData, {
-    title: page > 1 ? `Products, page ${page} of ${pageCount}` : "Products",
+    title:
+      loaderData.page > 1
+        ? i18n._(
+            msg({
+              message: `Products, page ${page} of ${pageCount}`,
+              comment: "Title of a catalogue page after the first",
+            }),
+          )
+        : i18n._(msg({ message: "Products", comment: "Title of the catalogue page" })),
     description,
     // The clean URL of what is shown: a malformed page number or an unknown sort is not part of it.
-    path: `/products${catalogSearch(view)}`,
+    path: localizedPath(`/products${catalogSearch(view)}`, locale),
   });
 };
 
@@ -75,17 +105,20 @@ function useFocusResultsAfterPaging() {
 
 export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
   const { view, facets, products, total, size, page, pageSize, pageCount } = loaderData;
+  const { path } = useLocale();
   // Dim the results while new ones load after a filter change.
   const navigation = useNavigation();
-  const updating = navigation.state === "loading" && navigation.location.pathname === "/products";
+  const updating = navigation.state === "loading" && navigation.location.pathname === path("/products");
   const status = useFocusResultsAfterPaging();
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
       <header className="mb-8">
         <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">
-          Products
+          <Trans comment="Heading of the catalogue page">Products</Trans>
         </h1>
-        <p className="mt-2 text-slate-300">Premium Windows software with licences from one day to lifetime.</p>
+        <p className="mt-2 text-slate-300">
+          <Trans>Premium Windows software with licences from one day to lifetime.</Trans>
+        </p>
       </header>
       <CatalogFilterForm
         filters={view.filters}
@@ -99,21 +132,30 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
         tabIndex={-1}
         className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-slate-300 focus:outline-none"
       >
-        {catalogueStatus({ total, size, page, pageSize, pageCount, filtered: hasActiveFilters(view.filters) })}
+        <CatalogueStatus
+          total={total}
+          size={size}
+          page={page}
+          pageSize={pageSize}
+          pageCount={pageCount}
+          filtered={hasActiveFilters(view.filters)}
+        />
       </p>
       <div aria-busy={updating} className={`transition-opacity ${updating ? "opacity-60" : ""}`}>
         {products.length > 0 ? (
           <ProductGrid products={products} />
         ) : (
           <div className="rounded-2xl border border-dashed border-white/15 px-6 py-16 text-center">
-            <p className="text-lg text-slate-200">No products found matching your criteria.</p>
+            <p className="text-lg text-slate-200">
+              <Trans>No products found matching your criteria.</Trans>
+            </p>
           </div>
         )}
       </div>
       <CatalogPagination
         page={page}
         pageCount={pageCount}
-        hrefOf={(p) => `/products${catalogSearch({ ...view, page: p })}`}
+        hrefOf={(p) => path(`/products${catalogSearch({ ...view, page: p })}`)}
       />
     </div>
   );
@@ -124,26 +166,32 @@ export function ErrorBoundary() {
   return (
     <GeneralErrorBoundary
       statusHandlers={{
-        404: ({ error }) => {
-          const firstPage = (error.data as { firstPage?: string } | undefined)?.firstPage ?? "/products";
-          return (
-            <ErrorCard
-              title="Page not found"
-              message="The catalogue has fewer pages than that."
-              titleClassName="text-4xl font-bold text-white"
-            >
-              <div className="mt-8 flex flex-wrap justify-center gap-3">
-                <Link to={firstPage} className={buttonStyles.primary}>
-                  Go to the first page
-                </Link>
-                <Link to="/" className={buttonStyles.secondary}>
-                  Return to Home
-                </Link>
-              </div>
-            </ErrorCard>
-          );
-        },
+        404: ({ error }) => (
+          <PastTheLastPage firstPage={(error.data as { firstPage?: string } | undefined)?.firstPage} />
+        ),
       }}
     />
+  );
+}
+
+/** A page number past the catalogue's last page: a way to its first page (same filters), or home. */
+function PastTheLastPage({ firstPage }: { firstPage: string | undefined }) {
+  const { t } = useLingui();
+  const { path } = useLocale();
+  return (
+    <ErrorCard
+      title={t`Page not found`}
+      message={t`The catalogue has fewer pages than that.`}
+      titleClassName="text-4xl font-bold text-white"
+    >
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <Link to={firstPage ?? path("/products")} className={buttonStyles.primary}>
+          <Trans>Go to the first page</Trans>
+        </Link>
+        <Link to={path("/")} className={buttonStyles.secondary}>
+          <Trans>Return to Home</Trans>
+        </Link>
+      </div>
+    </ErrorCard>
   );
 }

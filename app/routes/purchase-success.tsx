@@ -1,4 +1,8 @@
+import { msg } from "@lingui/core/macro";
 import { getProduct } from "~/features/catalog/catalogue.server";
+import { localeOfRequest } from "~/features/i18n/locale.server";
+import { localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
 import { pageMeta } from "~/features/layout/page-meta";
 import { PurchaseSuccess } from "~/features/orders/purchase-success";
 import { orderedProductId } from "~/features/orders/orders.server";
@@ -15,17 +19,20 @@ export async function loader({ request }: Route.LoaderArgs) {
       : orderId
         ? await orderedProductId(orderId)
         : undefined;
-  const product = productId ? getProduct(productId) : undefined;
+  const product = productId ? getProduct(productId, localeOfRequest(request)) : undefined;
   return { orderId, productName: product?.name ?? null, productId: product?.id ?? null };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches[0].loaderData, {
-    title: "Thank you for your purchase",
-    description: "Your Kestrel Software order is complete.",
-    path: "/purchase/success",
+export const meta: Route.MetaFunction = ({ matches, location }) => {
+  const locale = localeOfPath(location.pathname);
+  const i18n = translatorFor(locale);
+  return pageMeta(matches[0].loaderData, {
+    title: i18n._(msg`Thank you for your purchase`),
+    description: i18n._(msg`Your Kestrel Software order is complete.`),
+    path: localizedPath("/purchase/success", locale),
     noindex: true,
   });
+};
 
 export default function PurchaseSuccessRoute({ loaderData }: Route.ComponentProps) {
   return (

@@ -1,16 +1,23 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { ChevronDownIcon, FilterIcon, SearchIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
+import { useLocale } from "~/features/i18n/use-locale";
 import type { CategoryFacet } from "./catalogue-query.server";
-import {
-  CATALOG_SORTS,
-  type CatalogFilters,
-  type CatalogSort,
-  catalogSearch,
-  parseFilters,
-  SORT_LABELS,
-} from "./filtering";
+import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters } from "./filtering";
+
+/** What each order is called in the `Sort by` list. */
+const SORT_LABELS: Record<CatalogSort, MessageDescriptor> = {
+  featured: msg({ message: "Featured", comment: "Catalogue order: featured products first" }),
+  "price-asc": msg`Price: low to high`,
+  "price-desc": msg`Price: high to low`,
+  name: msg`Name: A to Z`,
+  newest: msg({ message: "Newest", comment: "Catalogue order: the newest products first" }),
+  popular: msg({ message: "Most popular", comment: "Catalogue order: the best-selling products first" }),
+};
 
 /** Typing pauses this long before the results (and the URL) follow. */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -93,6 +100,8 @@ export function CatalogFilterForm({
   categories: readonly CategoryFacet[];
 }) {
   const sorts = popular ? CATALOG_SORTS : CATALOG_SORTS.filter((s) => s !== "popular");
+  const { t, i18n } = useLingui();
+  const { path } = useLocale();
   const navigate = useNavigate();
   const known = categories.map((c) => c.value);
   const urlSearch = catalogSearch({ filters, sort, page: 1 });
@@ -134,7 +143,7 @@ export function CatalogFilterForm({
     window.clearTimeout(timer.current);
     const search = searchFrom(next, known);
     ownSearch.current = search;
-    navigate({ pathname: "/products", search }, { replace, preventScrollReset: true });
+    navigate({ pathname: path("/products"), search }, { replace, preventScrollReset: true });
   }
 
   function update(next: Draft) {
@@ -167,32 +176,32 @@ export function CatalogFilterForm({
   return (
     <Form
       method="get"
-      action="/products"
+      action={path("/products")}
       role="search"
-      aria-label="Filter products"
+      aria-label={t`Filter products`}
       onSubmit={onSubmit}
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >
       <div className="relative flex-1">
         <label htmlFor="catalog-search" className="sr-only">
-          Search products
+          <Trans>Search products</Trans>
         </label>
-        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
+        <SearchIcon className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-slate-400" />
         <input
           id="catalog-search"
           type="search"
           name="q"
           value={draft.q}
           onChange={(e) => update({ ...draft, q: e.target.value })}
-          placeholder="Search products..."
+          placeholder={t`Search products...`}
           maxLength={100}
           autoComplete="off"
-          className={`${inputClass} py-2.5 pl-9`}
+          className={`${inputClass} py-2.5 ps-9`}
         />
       </div>
       <div className="flex items-center gap-2">
         <label htmlFor="catalog-sort" className="shrink-0 text-sm text-slate-300">
-          Sort by
+          <Trans>Sort by</Trans>
         </label>
         <select
           id="catalog-sort"
@@ -203,13 +212,15 @@ export function CatalogFilterForm({
         >
           {sorts.map((value) => (
             <option key={value} value={value}>
-              {value === "featured" && draft.q.trim() ? "Best match" : SORT_LABELS[value]}
+              {value === "featured" && draft.q.trim()
+                ? t({ message: "Best match", comment: "Catalogue order while searching: the best matches first" })
+                : i18n._(SORT_LABELS[value])}
             </option>
           ))}
         </select>
         {/* Without JavaScript a new sort needs a submit; with it the select applies itself. */}
         <button type="submit" className={`${buttonStyles.secondary} hidden py-2.5 noscript:inline-flex`}>
-          Sort
+          <Trans comment="Button (without JavaScript) that applies the chosen order">Sort</Trans>
         </button>
       </div>
       <details ref={details} className="group relative">
@@ -217,68 +228,91 @@ export function CatalogFilterForm({
           className={`${buttonStyles.secondary} cursor-pointer list-none py-2.5 [&::-webkit-details-marker]:hidden`}
         >
           <FilterIcon className="size-4" />
-          <span>Filters</span>
+          <span>
+            <Trans>Filters</Trans>
+          </span>
           {activeCount > 0 ? (
             <span className="rounded-full bg-sky-400 px-1.5 text-xs font-bold text-slate-950">
-              {activeCount}
-              <span className="sr-only"> active</span>
+              <Plural
+                value={activeCount}
+                comment="How many filters are in use; the word after the number is for screen readers only"
+                other={
+                  <Trans>
+                    #<span className="sr-only"> active</span>
+                  </Trans>
+                }
+              />
             </span>
           ) : null}
           <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
         </summary>
-        <div className="z-30 mt-2 w-full rounded-xl border border-white/15 bg-slate-900 p-4 shadow-2xl shadow-black/50 sm:absolute sm:right-0 sm:w-80">
+        <div className="z-30 mt-2 w-full rounded-xl border border-white/15 bg-slate-900 p-4 shadow-2xl shadow-black/50 sm:absolute sm:end-0 sm:w-80">
           <fieldset>
-            <legend className="mb-2 text-sm font-semibold text-white">Category</legend>
+            <legend className="mb-2 text-sm font-semibold text-white">
+              <Trans comment="Heading of the catalogue's category checkboxes">Category</Trans>
+            </legend>
             <div className="space-y-1">
-              {categories.map((category) => (
+              {categories.map(({ value, label, count }) => (
                 <label
-                  key={category.value}
+                  key={value}
                   className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-slate-200 hover:bg-white/5"
                 >
                   <input
                     type="checkbox"
                     name="category"
-                    value={category.value}
-                    checked={draft.categories.includes(category.value)}
-                    onChange={(e) => toggleCategory(category.value, e.target.checked)}
+                    value={value}
+                    checked={draft.categories.includes(value)}
+                    onChange={(e) => toggleCategory(value, e.target.checked)}
                     className="size-4 accent-sky-400"
                   />
-                  {category.label}
-                  <span
-                    className={`ml-auto text-xs tabular-nums ${category.count === 0 ? "text-slate-500" : "text-slate-400"}`}
-                  >
-                    {category.count}
-                    <span className="sr-only"> {category.count === 1 ? "product" : "products"}</span>
+                  {label}
+                  <span className={`ms-auto text-xs tabular-nums ${count === 0 ? "text-slate-500" : "text-slate-400"}`}>
+                    <Plural
+                      value={count}
+                      comment="Products a category checkbox would give; the word after the number is for screen readers only"
+                      one={
+                        <Trans>
+                          #<span className="sr-only"> product</span>
+                        </Trans>
+                      }
+                      other={
+                        <Trans>
+                          #<span className="sr-only"> products</span>
+                        </Trans>
+                      }
+                    />
                   </span>
                 </label>
               ))}
             </div>
           </fieldset>
           <fieldset className="mt-4">
-            <legend className="mb-2 text-sm font-semibold text-white">Price (USD)</legend>
+            <legend className="mb-2 text-sm font-semibold text-white">
+              <Trans comment="Heading of the catalogue's price range fields">Price (USD)</Trans>
+            </legend>
             <div className="grid grid-cols-2 gap-3">
               <PriceBoundInput
-                label="Min price"
+                label={t`Min price`}
                 name="min"
                 placeholder="0"
                 value={draft.min}
                 onChange={(min) => update({ ...draft, min })}
               />
               <PriceBoundInput
-                label="Max price"
+                label={t`Max price`}
                 name="max"
-                placeholder="Any"
+                placeholder={t({ message: "Any", comment: "Placeholder of the empty maximum price: no upper bound" })}
                 value={draft.max}
                 onChange={(max) => update({ ...draft, max })}
               />
             </div>
           </fieldset>
           <div className="mt-4 flex items-center justify-between gap-3">
-            <Link to="/products" className="rounded text-sm text-sky-300 underline-offset-4 hover:underline">
-              Clear filters
+            <Link to={path("/products")} className="rounded text-sm text-sky-300 underline-offset-4 hover:underline">
+              <Trans>Clear filters</Trans>
             </Link>
             <button type="submit" className={buttonStyles.primary}>
-              Apply
+              <Trans comment="Button that applies the catalogue's filters">Apply</Trans>
             </button>
           </div>
         </div>

@@ -1,3 +1,4 @@
+import { useLingui } from "@lingui/react/macro";
 import { Link } from "react-router";
 
 /** Page numbers shown around the current page, besides the first and the last. */
@@ -37,6 +38,9 @@ export function CatalogPagination({
   pageCount: number;
   hrefOf(page: number): string;
 }) {
+  const { t, i18n } = useLingui();
+  // Page numbers in the page's digits, without grouping (`Page 1000`, as before).
+  const number = (p: number) => i18n.number(p, { useGrouping: false });
   if (pageCount <= 1) return null;
   const go = (target: number, label: string, rel?: string) => (
     <Link to={hrefOf(target)} rel={rel} preventScrollReset state={{ focusResults: true }} className={idleClass}>
@@ -44,30 +48,37 @@ export function CatalogPagination({
     </Link>
   );
   return (
-    <nav aria-label="Pagination" className="mt-10">
+    <nav aria-label={t`Pagination`} className="mt-10">
       <ul className="flex flex-wrap items-center justify-center gap-2">
-        {page > 1 ? <li>{go(page - 1, "Previous", "prev")}</li> : null}
-        {visiblePages(page, pageCount).map((p, i) =>
-          p === null ? (
-            <li key={`gap-${i}`} aria-hidden="true" className="px-1 text-slate-400">
-              …
-            </li>
-          ) : (
+        {page > 1 ? (
+          <li>{go(page - 1, t({ message: "Previous", comment: "Link to the previous page of products" }), "prev")}</li>
+        ) : null}
+        {visiblePages(page, pageCount).map((p, i) => {
+          if (p === null)
+            return (
+              <li key={`gap-${i}`} aria-hidden="true" className="px-1 text-slate-400">
+                …
+              </li>
+            );
+          const shown = number(p);
+          return (
             <li key={p}>
               <Link
                 to={hrefOf(p)}
                 aria-current={p === page ? "page" : undefined}
-                aria-label={`Page ${p}`}
+                aria-label={t`Page ${shown}`}
                 preventScrollReset
                 state={{ focusResults: true }}
                 className={p === page ? `${linkClass} border-sky-400 bg-sky-400 text-slate-950` : idleClass}
               >
-                {p}
+                {shown}
               </Link>
             </li>
-          ),
-        )}
-        {page < pageCount ? <li>{go(page + 1, "Next", "next")}</li> : null}
+          );
+        })}
+        {page < pageCount ? (
+          <li>{go(page + 1, t({ message: "Next", comment: "Link to the next page of products" }), "next")}</li>
+        ) : null}
       </ul>
     </nav>
   );

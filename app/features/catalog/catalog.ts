@@ -35,11 +35,13 @@ export function clampQuantity(product: Pick<Product, "maxQuantity">, quantity: n
 /** Above this many keys left, the page says nothing about stock. */
 export const LOW_STOCK = 5;
 
-/** Stock as the page says it: `Sold out`, `Only 3 left` (when the shop shows counts), or nothing. */
-export function stockNote(duration: Pick<Duration, "stock">, showCount: boolean): string | null {
+/** What the page says about stock (`Sold out`, `Only 3 left` when the shop shows counts), or null for nothing. */
+export type StockNote = { soldOut: true } | { soldOut: false; left: number };
+
+export function stockNote(duration: Pick<Duration, "stock">, showCount: boolean): StockNote | null {
   if (duration.stock === undefined) return null;
-  if (duration.stock === 0) return "Sold out";
-  return showCount && duration.stock <= LOW_STOCK ? `Only ${duration.stock} left` : null;
+  if (duration.stock === 0) return { soldOut: true };
+  return showCount && duration.stock <= LOW_STOCK ? { soldOut: false, left: duration.stock } : null;
 }
 
 export function isSoldOut(duration: Pick<Duration, "stock">): boolean {
@@ -59,33 +61,22 @@ export function canPurchase(
   return duration.variantId !== null && product.shopUrl !== null && !isSoldOut(duration);
 }
 
-const count = new Intl.NumberFormat("en-US");
-
 /**
- * The catalogue's status line: `6 products` or `Showing 25–48 of 1,000 products`; with filters,
- * `Showing 1 of 6 products` or `Showing 25–48 of 130 matching products`.
+ * The catalogue's status line (catalogue-status.tsx says it): `6 products`, or `Showing 25–48 of 1,000 products`
+ * when there are several pages, `Showing 1 of 6 products` or `Showing 25–48 of 130 matching products` with filters.
  */
-export function catalogueStatus({
-  total,
-  size,
-  page,
-  pageSize,
-  pageCount,
-  filtered,
-}: {
+export interface CatalogueStatusInput {
   total: number;
   size: number;
   page: number;
   pageSize: number;
   pageCount: number;
   filtered: boolean;
-}): string {
-  const products = (n: number) => `${count.format(n)} ${n === 1 ? "product" : "products"}`;
-  if (pageCount <= 1) return filtered ? `Showing ${count.format(total)} of ${products(size)}` : products(size);
-  const range = `${count.format((page - 1) * pageSize + 1)}–${count.format(Math.min(page * pageSize, total))}`;
-  return filtered
-    ? `Showing ${range} of ${count.format(total)} matching products`
-    : `Showing ${range} of ${products(size)}`;
+}
+
+/** The 1-based positions of the first and last product a page shows. */
+export function pageRange({ total, page, pageSize }: Pick<CatalogueStatusInput, "total" | "page" | "pageSize">) {
+  return { first: (page - 1) * pageSize + 1, last: Math.min(page * pageSize, total) };
 }
 
 /** The home page tiles in the order the site lists them (an id the catalogue does not hold is left out). */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContent } from "~/features/content/content.server";
+import { loadContent, loadLocalizedContent } from "~/features/content/content.server";
 import { generateProducts } from "../../../scripts/lib/generate-catalogue.mjs";
 import { productsFileSchema } from "./catalog.content";
 import { type CatalogueQuery, createCatalogue } from "./catalogue-query.server";
@@ -124,5 +124,26 @@ describe("queryCatalogue over 1,000 products", () => {
     const prices = all.map((p) => p.price);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     expect(large.query({ q: "vault", sort: "price-asc", page: 3 }).items).toEqual(all.slice(48, 72));
+  });
+});
+
+describe("a catalogue in another language", () => {
+  const german = loadLocalizedContent(path.resolve(import.meta.dirname, "../../../content"), "de").content;
+  const catalogue = createCatalogue(german.products, german.site.categories, "de");
+
+  it("searches the language's own copy and names its categories in it", () => {
+    const result = catalogue.query({ q: "schreddern" });
+    expect(result.items.map((p) => p.name)).toEqual(["Kestrel Vault"]);
+    expect(result.facets.map((f) => [f.label, f.count])).toEqual([
+      ["Dienstprogramme", 1],
+      ["Creator-Tools", 0],
+    ]);
+    expect(names({ q: "schreddern" })).toEqual([]);
+  });
+
+  it("holds the same products at the same prices, in the same default order", () => {
+    expect(catalogue.query({}).items.map((p) => [p.id, p.price])).toEqual(
+      demo.query({}).items.map((p) => [p.id, p.price]),
+    );
   });
 });

@@ -110,7 +110,12 @@ function byKeys(...keys: Array<(a: number, b: number) => number>) {
   };
 }
 
-export function createCatalogue(products: readonly Product[], categories: Site["categories"]): Catalogue {
+/** `language`: the BCP 47 tag of the products' text, which orders them by name (`Name: A to Z`). */
+export function createCatalogue(
+  products: readonly Product[],
+  categories: Site["categories"],
+  language = "en",
+): Catalogue {
   const count = products.length;
   const labels = new Map(categories.map((c) => [c.value, c.label]));
   const categoryIndex = new Map(categories.map((c, i) => [c.value, i]));
@@ -128,7 +133,7 @@ export function createCatalogue(products: readonly Product[], categories: Site["
     ),
   );
   for (const [rank, ix] of featured.entries()) featuredRank[ix] = rank;
-  const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+  const collator = new Intl.Collator(language, { sensitivity: "base", numeric: true });
   const byFeatured = (a: number, b: number) => featuredRank[a]! - featuredRank[b]!;
   const orders: Record<CatalogSort, readonly number[]> = {
     featured,

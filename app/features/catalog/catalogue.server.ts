@@ -1,4 +1,5 @@
 import { getContent } from "~/features/content/content.server";
+import { type AnyLocale, DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
@@ -17,33 +18,43 @@ import { createSellAuthCatalogue } from "./sources/sellauth.server";
 
 // The source of products sits behind these functions: the content files (the demo), or the connected shop's
 // catalogue as the last sync left it (docs/shop.md). Every list of products and every product page asks them.
-let fromContent: { products: readonly Product[]; catalogue: Catalogue } | undefined;
-let fromShop: { version: number; snapshot: ShopSnapshot; catalogue: Catalogue } | undefined;
-let emptyCatalogue: Catalogue | undefined;
+// Products carry text (names, descriptions, features, labels) and the search index reads it, so each locale has a
+// catalogue of its own: built from that locale's content the first time a page in it asks.
+const fromContent = new Map<AnyLocale, { products: readonly Product[]; catalogue: Catalogue }>();
+let fromShop: { version: number; snapshot: ShopSnapshot; catalogues: Map<AnyLocale, Catalogue> } | undefined;
+const emptyCatalogues = new Map<AnyLocale, Catalogue>();
 let shopSync: ShopSync | undefined;
 
 const fromTheShop = () => getEnv().CATALOG_SOURCE === "sellauth";
 
-/** The catalogue being served, indexed once per set of products (at boot, then whenever the products change). */
-export function getCatalogue(): Catalogue {
-  const { products, site } = getContent();
+/** The catalogue being served in `locale`, indexed once per set of products (at boot, then whenever they change). */
+export function getCatalogue(locale: AnyLocale = DEFAULT_LOCALE): Catalogue {
+  const { products, site } = getContent(locale);
+  const { tag } = localeInfo(locale);
   if (fromTheShop()) {
-    if (fromShop) return fromShop.catalogue;
-    emptyCatalogue ??= createCatalogue([], site.categories);
-    return emptyCatalogue;
+    if (fromShop) return shopCatalogue(fromShop, locale);
+    let empty = emptyCatalogues.get(locale);
+    if (!empty) {
+      empty = createCatalogue([], site.categories, tag);
+      emptyCatalogues.set(locale, empty);
+    }
+    return empty;
   }
-  if (fromContent?.products !== products)
-    fromContent = { products, catalogue: createCatalogue(products, site.categories) };
-  return fromContent.catalogue;
+  let entry = fromContent.get(locale);
+  if (entry?.products !== products) {
+    entry = { products, catalogue: createCatalogue(products, site.categories, tag) };
+    fromContent.set(locale, entry);
+  }
+  return entry.catalogue;
 }
 
 /** Every list of products (the catalogue page, related products, the sitemap) is an answer to this. */
-export function queryCatalogue(query: CatalogueQuery): CatalogueResult {
-  return getCatalogue().query({ pageSize: getContent().site.catalogPageSize, ...query });
+export function queryCatalogue(query: CatalogueQuery, locale: AnyLocale = DEFAULT_LOCALE): CatalogueResult {
+  return getCatalogue(locale).query({ pageSize: getContent(locale).site.catalogPageSize, ...query });
 }
 
-export function getProduct(id: number): Product | undefined {
-  return getCatalogue().product(id);
+export function getProduct(id: number, locale: AnyLocale = DEFAULT_LOCALE): Product | undefined {
+  return getCatalogue(locale).product(id);
 }
 
 /** Which catalogue a page was rendered from: the render cache keys pages by it, so no page outlives its prices. */
@@ -63,15 +74,32 @@ export function currentShopSnapshot(): ShopSnapshot | undefined {
 
 /** Serves a snapshot: the shop's products with the content's overlay, indexed, swapped in whole. */
 export function serveShopSnapshot({ version, snapshot }: LoadedSnapshot) {
-  const { site, overlay } = getContent();
-  const env = getEnv();
-  const shopUrl = snapshot.settings.subdomain
-    ? `https://${snapshot.settings.subdomain}.mysellauth.com`
-    : (env.SHOP_CHECKOUT_ORIGIN?.split(",")[0]?.trim() ?? env.SHOP_API_BASE);
-  const products = productsFromShop(snapshot, overlay, site, { shopUrl });
-  fromShop = { version, snapshot, catalogue: createCatalogue(products, site.categories) };
+  const next = { version, snapshot, catalogues: new Map<AnyLocale, Catalogue>() };
+  // English at once (boot logs and /readyz count it); every other locale when a page in it first asks.
+  const products = shopCatalogue(next, DEFAULT_LOCALE).size;
+  fromShop = next;
   recordCatalogueSyncedAt(new Date(snapshot.syncedAt));
-  logger.debug({ version, products: products.length }, "serving the shop's catalogue");
+  logger.debug({ version, products }, "serving the shop's catalogue");
+}
+
+/** The snapshot's catalogue in `locale`: the shop's products with that locale's overlay (its copy laid over English). */
+function shopCatalogue(
+  served: { snapshot: ShopSnapshot; catalogues: Map<AnyLocale, Catalogue> },
+  locale: AnyLocale,
+): Catalogue {
+  let catalogue = served.catalogues.get(locale);
+  if (!catalogue) {
+    const { site, overlay } = getContent(locale);
+    const env = getEnv();
+    const { snapshot } = served;
+    const shopUrl = snapshot.settings.subdomain
+      ? `https://${snapshot.settings.subdomain}.mysellauth.com`
+      : (env.SHOP_CHECKOUT_ORIGIN?.split(",")[0]?.trim() ?? env.SHOP_API_BASE);
+    const products = productsFromShop(snapshot, overlay, site, { shopUrl });
+    catalogue = createCatalogue(products, site.categories, localeInfo(locale).tag);
+    served.catalogues.set(locale, catalogue);
+  }
+  return catalogue;
 }
 
 /** With a connected shop, keeps its catalogue current until the returned stop is called; nothing for content. */

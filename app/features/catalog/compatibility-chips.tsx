@@ -1,9 +1,14 @@
+import { useLingui } from "@lingui/react/macro";
 import { WindowsLogoIcon } from "~/components/icons";
 /** "Works on" chips such as Windows 10 / Windows 11. */
 export function CompatibilityChips({ systems }: { systems: readonly string[] }) {
+  const { t } = useLingui();
   if (systems.length === 0) return null;
   return (
-    <ul aria-label="Compatibility" className="flex flex-wrap gap-2">
+    <ul
+      aria-label={t({ message: "Compatibility", comment: "Names the list of operating systems a product works on" })}
+      className="flex flex-wrap gap-2"
+    >
       {systems.map((system) => (
         <li
           key={system}

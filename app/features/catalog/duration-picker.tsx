@@ -1,8 +1,9 @@
+import { Plural, Trans } from "@lingui/react/macro";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "./catalog.content";
-import { durationFromSearch, isSoldOut, stockNote } from "./catalog";
+import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "./catalog";
 import { computeTotal, findDuration, formatPrice } from "./pricing";
 
 /**
@@ -66,7 +67,9 @@ export function DurationPicker({
     >
       <fieldset>
         <legend className="mb-3">
-          <h2 className="text-lg font-semibold text-white">Select Duration</h2>
+          <h2 className="text-lg font-semibold text-white">
+            <Trans comment="Heading of the licence lengths a product is sold in">Select Duration</Trans>
+          </h2>
         </legend>
         <div className="grid gap-2 sm:grid-cols-2">
           {product.durations.map((duration) => {
@@ -103,7 +106,7 @@ export function DurationPicker({
                   </span>
                   {note ? (
                     <span className={`text-xs font-semibold ${soldOut ? "text-slate-400" : "text-amber-300"}`}>
-                      {note}
+                      <StockNoteText note={note} />
                     </span>
                   ) : null}
                 </span>
@@ -118,9 +121,18 @@ export function DurationPicker({
           type="submit"
           className="mt-3 rounded-lg border border-white/15 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/10"
         >
-          Update total
+          <Trans comment="Button (without JavaScript) that recomputes the total for the chosen duration and quantity">
+            Update total
+          </Trans>
         </button>
       )}
     </form>
   );
+}
+
+/** `Sold out`, or `Only 3 left`, under a duration. */
+function StockNoteText({ note }: { note: StockNote }) {
+  if (note.soldOut) return <Trans comment="Under a licence length that has no keys left">Sold out</Trans>;
+  const { left } = note;
+  return <Plural value={left} comment="Under a licence length with few keys left" other="Only # left" />;
 }

@@ -1,6 +1,8 @@
+import { Trans } from "@lingui/react/macro";
 import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { Link } from "react-router";
+import { useLocale } from "~/features/i18n/use-locale";
 import { CARD_FEATURES, type ProductCardData, productPath } from "./catalog";
 import { ProductBadges } from "./product-badges";
 import { ProductPrice } from "./product-price";
@@ -10,7 +12,7 @@ import { ProductPrice } from "./product-price";
  * the `Purchase` link sits above it and goes to the same page.
  */
 export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
-  const href = productPath(product);
+  const href = useLocale().path(productPath(product));
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 shadow-lg shadow-black/20 transition hover:-translate-y-0.5 hover:border-sky-400/50 focus-within:border-sky-400/60">
       <img
@@ -42,7 +44,9 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
         <div className="mt-auto flex flex-wrap items-end justify-between gap-3 pt-2">
           <ProductPrice product={product} />
           <Link to={href} className={`${buttonStyles.primary} relative z-10`}>
-            <span>Purchase</span>
+            <span>
+              <Trans comment="Button on a catalogue card that opens the product's page">Purchase</Trans>
+            </span>
             <span className="sr-only"> {product.name}</span>
           </Link>
         </div>

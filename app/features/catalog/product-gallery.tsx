@@ -1,11 +1,17 @@
+import { useLingui } from "@lingui/react/macro";
 import { type KeyboardEvent, useRef, useState } from "react";
 import type { Image } from "~/features/content/content";
+import { useLocale } from "~/features/i18n/use-locale";
 
 /**
  * The product's images: a large view and a row of thumbnail buttons (Enter/Space or a click shows one; the arrow
- * keys move between thumbnails). The large image loads eagerly: it is the first thing on the page.
+ * keys move between thumbnails, in reading order: right to left on a right-to-left page). The large image loads
+ * eagerly: it is the first thing on the page.
  */
 export function ProductGallery({ images, productName }: { images: readonly Image[]; productName: string }) {
+  const { t, i18n } = useLingui();
+  const { dir } = useLocale();
+  const [forward, back] = dir === "rtl" ? ["ArrowLeft", "ArrowRight"] : ["ArrowRight", "ArrowLeft"];
   const [index, setIndex] = useState(0);
   // Only a picked image fades in: the first one is the page's LCP and must paint at once.
   const [picked, setPicked] = useState(false);
@@ -16,18 +22,20 @@ export function ProductGallery({ images, productName }: { images: readonly Image
   const thumbs = useRef<Array<HTMLButtonElement | null>>([]);
   const current = images[index] ?? images[0]!;
 
+  function thumbnailLabel(at: number, image: Image) {
+    const position = i18n.number(at + 1);
+    const count = i18n.number(images.length);
+    const description = image.alt;
+    return t({
+      message: `Show image ${position} of ${count}: ${description}`,
+      comment: "A thumbnail button of the product gallery; the text after the colon describes the image",
+    });
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, at: number) {
     const last = images.length - 1;
     const next =
-      event.key === "ArrowRight"
-        ? at === last
-          ? 0
-          : at + 1
-        : event.key === "ArrowLeft"
-          ? at === 0
-            ? last
-            : at - 1
-          : undefined;
+      event.key === forward ? (at === last ? 0 : at + 1) : event.key === back ? (at === 0 ? last : at - 1) : undefined;
     if (next === undefined) return;
     event.preventDefault();
     show(next);
@@ -35,7 +43,10 @@ export function ProductGallery({ images, productName }: { images: readonly Image
   }
 
   return (
-    <section aria-label={`${productName} images`} className="space-y-3">
+    <section
+      aria-label={t({ message: `${productName} images`, comment: "Names the product's image gallery" })}
+      className="space-y-3"
+    >
       <div className="overflow-hidden rounded-2xl border border-white/10 bg-slate-900">
         <img
           key={current.src}
@@ -56,7 +67,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
                   thumbs.current[at] = el;
                 }}
                 type="button"
-                aria-label={`Show image ${at + 1} of ${images.length}: ${image.alt}`}
+                aria-label={thumbnailLabel(at, image)}
                 aria-pressed={at === index}
                 onClick={() => show(at)}
                 onKeyDown={(e) => onKeyDown(e, at)}

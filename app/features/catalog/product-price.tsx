@@ -1,3 +1,4 @@
+import { Trans } from "@lingui/react/macro";
 import type { Product } from "./catalog.content";
 import { formatPrice, priceCents } from "./pricing";
 
@@ -19,8 +20,10 @@ export function ProductPrice({
       <span className={`font-bold text-white ${size === "lg" ? "text-3xl" : "text-xl"}`}>{current}</span>
       {original ? (
         <s className="text-sm text-slate-400">
-          <span className="sr-only">was </span>
-          {original}
+          <Trans comment="The struck-through former price; the word before it is for screen readers only">
+            <span className="sr-only">was </span>
+            {original}
+          </Trans>
         </s>
       ) : null}
     </p>

@@ -1,12 +1,16 @@
+import { Trans } from "@lingui/react/macro";
 import { Link } from "react-router";
+import { useLocale } from "~/features/i18n/use-locale";
 import { type ProductTileData, productPath } from "./catalog";
 import { formatPrice, priceCents } from "./pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */
 export function ProductTile({ product }: { product: ProductTileData }) {
+  const { path } = useLocale();
+  const price = formatPrice(priceCents(product.price, 1), product.currency);
   return (
     <Link
-      to={productPath(product)}
+      to={path(productPath(product))}
       className="group block h-full overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 transition hover:-translate-y-0.5 hover:border-sky-400/50"
     >
       <img
@@ -21,7 +25,7 @@ export function ProductTile({ product }: { product: ProductTileData }) {
       <span className="block p-4">
         <span className="block font-semibold text-white">{product.name}</span>
         <span className="mt-1 block text-sm text-slate-300">
-          From {formatPrice(priceCents(product.price, 1), product.currency)}
+          <Trans comment="A product's starting price, on its tile">From {price}</Trans>
         </span>
       </span>
     </Link>

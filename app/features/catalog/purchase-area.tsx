@@ -1,3 +1,4 @@
+import { Trans } from "@lingui/react/macro";
 import { PurchaseButton } from "~/features/checkout/purchase-button";
 import type { Duration, Product } from "./catalog.content";
 import { canPurchase, isSoldOut } from "./catalog";
@@ -20,7 +21,7 @@ export function PurchaseArea({
         role="status"
         className="w-full rounded-lg border border-white/10 bg-slate-900/60 px-4 py-3 text-center font-semibold text-slate-300"
       >
-        Sold out
+        <Trans comment="Shown instead of the purchase button when the chosen licence has no keys left">Sold out</Trans>
       </p>
     );
   }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import type { Product } from "./catalog.content";
@@ -54,11 +55,13 @@ export function QuantityField({
   text: string;
   onChange(value: string): void;
 }) {
+  const { i18n } = useLingui();
   if (product.maxQuantity <= 1) return null;
+  const most = i18n.number(limit.maxQuantity);
   return (
     <div className="mt-4 flex items-center gap-3">
       <label htmlFor="quantity" className="text-lg font-semibold text-white">
-        Quantity
+        <Trans comment="How many keys to buy">Quantity</Trans>
       </label>
       <input
         id="quantity"
@@ -74,7 +77,7 @@ export function QuantityField({
         className="w-20 rounded-lg border border-white/15 bg-slate-900/60 px-3 py-2 text-slate-100 tabular-nums"
       />
       <span id="quantity-hint" className="text-sm text-slate-300">
-        Up to {limit.maxQuantity}
+        <Trans comment="The most keys one checkout may buy, beside the quantity field">Up to {most}</Trans>
       </span>
     </div>
   );

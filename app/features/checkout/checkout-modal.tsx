@@ -1,3 +1,4 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useState } from "react";
 import { XMarkIcon } from "~/components/icons";
@@ -38,12 +39,6 @@ function useCheckoutReminder(open: boolean, startedAt: number | undefined) {
 
 /** How long a framed checkout may take to load before the buyer is offered a new tab instead. */
 export const CHECKOUT_FRAME_TIMEOUT_MS = 15_000;
-
-/** The text of the fallback, word for word (tests/e2e/checkout.spec.ts pins it). */
-export const FRAME_FALLBACK = {
-  message: "The secure checkout could not be shown here.",
-  link: "Open checkout in a new tab",
-} as const;
 
 /** Whether a CSP report is about this frame (the browser reports the blocked URL, or only its origin). */
 function isAboutFrame(event: SecurityPolicyViolationEvent, url: string): boolean {
@@ -100,17 +95,20 @@ function CheckoutFrame({
   if (state === "failed") {
     return (
       <div role="alert" className="flex flex-1 flex-col items-center justify-center gap-4 px-6 text-center">
-        <p className="text-slate-200">{FRAME_FALLBACK.message}</p>
+        {/* The fallback's text, word for word in English, is pinned by tests/e2e/checkout.spec.ts. */}
+        <p className="text-slate-200">
+          <Trans>The secure checkout could not be shown here.</Trans>
+        </p>
         <a
           href={url}
           target="_blank"
           rel="noopener"
           className="rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
         >
-          {FRAME_FALLBACK.link}
+          <Trans>Open checkout in a new tab</Trans>
         </a>
         <p className="text-sm text-slate-300">
-          Keep this page open: it shows your order as soon as the payment is confirmed.
+          <Trans>Keep this page open: it shows your order as soon as the payment is confirmed.</Trans>
         </p>
       </div>
     );
@@ -123,7 +121,7 @@ function CheckoutFrame({
             aria-hidden="true"
             className="size-5 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400"
           />
-          Loading secure checkout...
+          <Trans>Loading secure checkout...</Trans>
         </p>
       )}
       {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: `load` is the frame's own event, not a user interaction */}
@@ -159,6 +157,7 @@ export function CheckoutModal({
   onClose,
   returnFocusTo,
 }: CheckoutModalProps) {
+  const { t } = useLingui();
   const open = url !== undefined;
   if (open && typeof document !== "undefined") shareStyleNonce();
   const [failedUrl, setFailedUrl] = useState<string | undefined>(undefined);
@@ -180,10 +179,12 @@ export function CheckoutModal({
         >
           <div className="flex items-center justify-between gap-4 border-b border-white/10 px-4 py-3">
             <Dialog.Title className="truncate text-base font-semibold text-slate-100">
-              Checkout: {productName}
+              <Trans comment="Title of the checkout dialog, then the product and its licence">
+                Checkout: {productName}
+              </Trans>
             </Dialog.Title>
             <Dialog.Close
-              aria-label="Close checkout"
+              aria-label={t`Close checkout`}
               className="rounded-md p-1.5 text-slate-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-sky-300"
             >
               <XMarkIcon className="size-5" />
@@ -195,7 +196,10 @@ export function CheckoutModal({
               url={url}
               refused={frameRefused}
               onFailed={onFrameFailed}
-              title={`Secure checkout for ${productName}`}
+              title={t({
+                message: `Secure checkout for ${productName}`,
+                comment: "Names the frame that holds the shop's checkout page",
+              })}
             />
           ) : null}
         </Dialog.Content>

@@ -5,6 +5,7 @@ import { jsonBody } from "~/platform/json-body.server";
 import { checkoutOutcomes } from "~/platform/metrics.server";
 import { type RateLimitPolicy, rateLimit } from "~/platform/rate-limit.server";
 import { checkoutRequestSchema } from "./checkout";
+import { CHECKOUT_MESSAGES } from "./checkout-messages";
 import { getCheckoutProvider, startCheckout } from "./checkout.server";
 
 /** Per client address: enough for a buyer retrying a failed payment, not for a script. */
@@ -12,7 +13,7 @@ const CHECKOUT_LIMIT: RateLimitPolicy = {
   name: "checkout",
   points: 10,
   durationSeconds: 60,
-  error: "Too many checkout attempts. Please wait a minute and try again.",
+  error: CHECKOUT_MESSAGES.tooManyAttempts,
 };
 
 /** POST /api/checkout, GET /api/checkout/challenge (the active provider's). */

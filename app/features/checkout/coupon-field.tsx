@@ -1,3 +1,4 @@
+import { Trans } from "@lingui/react/macro";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { COUPON_CODE_MAX_LENGTH, COUPON_CODE_PATTERN } from "./coupons";
@@ -27,11 +28,11 @@ export function CouponField({
   return (
     <details open={openAtFirst}>
       <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-sky-300 hover:underline">
-        Have a coupon?
+        <Trans>Have a coupon?</Trans>
       </summary>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <label htmlFor="coupon" className="text-sm font-medium text-slate-200">
-          Coupon code
+          <Trans>Coupon code</Trans>
         </label>
         <input
           id="coupon"
@@ -49,7 +50,13 @@ export function CouponField({
         />
       </div>
       <p id="coupon-hint" className={`mt-2 text-sm ${invalid ? "text-rose-300" : "text-slate-300"}`}>
-        {invalid ? "Use letters, digits, hyphens or underscores only." : "The shop applies it when you check out."}
+        {invalid ? (
+          <Trans comment="Under the coupon field when the code holds other characters">
+            Use letters, digits, hyphens or underscores only.
+          </Trans>
+        ) : (
+          <Trans comment="Under the coupon field">The shop applies it when you check out.</Trans>
+        )}
       </p>
     </details>
   );

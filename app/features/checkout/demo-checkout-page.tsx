@@ -1,45 +1,63 @@
+import { Select, Trans } from "@lingui/react/macro";
 import type { DemoCheckoutView } from "./demo-checkout.server";
 
 /** The built-in demo shop's invoice page (shown inside the checkout modal, or in its own tab). */
 export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
-  const payable = view.status === "pending";
+  const { status } = view;
+  const payable = status === "pending";
   return (
     <div className="mx-auto max-w-md px-4 py-8">
-      <p className="text-sm font-semibold tracking-wide text-sky-300 uppercase">Demo checkout</p>
-      <h1 className="mt-1 text-2xl font-bold text-slate-100">Complete your purchase</h1>
+      <p className="text-sm font-semibold tracking-wide text-sky-300 uppercase">
+        <Trans>Demo checkout</Trans>
+      </p>
+      <h1 className="mt-1 text-2xl font-bold text-slate-100">
+        <Trans>Complete your purchase</Trans>
+      </h1>
       <p className="mt-2 text-sm text-slate-300">
-        This is the built-in demo shop: no payment is taken and no card is needed.
+        <Trans>This is the built-in demo shop: no payment is taken and no card is needed.</Trans>
       </p>
       <dl className="mt-6 divide-y divide-slate-800 rounded-xl border border-slate-800 bg-slate-900/60">
         <div className="flex justify-between gap-4 px-4 py-3">
-          <dt className="text-slate-300">Item</dt>
-          <dd className="text-right font-medium text-slate-100">{view.productName}</dd>
+          <dt className="text-slate-300">
+            <Trans comment="Demo checkout: the product being bought">Item</Trans>
+          </dt>
+          <dd className="text-end font-medium text-slate-100">{view.productName}</dd>
         </div>
         <div className="flex justify-between gap-4 px-4 py-3">
-          <dt className="text-slate-300">Duration</dt>
-          <dd className="text-right font-medium text-slate-100">{view.durationLabel}</dd>
+          <dt className="text-slate-300">
+            <Trans comment="Demo checkout: the licence length being bought">Duration</Trans>
+          </dt>
+          <dd className="text-end font-medium text-slate-100">{view.durationLabel}</dd>
         </div>
         {view.quantity > 1 ? (
           <div className="flex justify-between gap-4 px-4 py-3">
-            <dt className="text-slate-300">Quantity</dt>
-            <dd className="text-right font-medium text-slate-100">{view.quantity}</dd>
+            <dt className="text-slate-300">
+              <Trans comment="How many keys to buy">Quantity</Trans>
+            </dt>
+            <dd className="text-end font-medium text-slate-100">{view.quantity}</dd>
           </div>
         ) : null}
         {view.coupon ? (
           <>
             <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-slate-300">Price</dt>
-              <dd className="text-right text-slate-300 tabular-nums">{view.coupon.listTotal}</dd>
+              <dt className="text-slate-300">
+                <Trans comment="Demo checkout: the list price before the coupon">Price</Trans>
+              </dt>
+              <dd className="text-end text-slate-300 tabular-nums">{view.coupon.listTotal}</dd>
             </div>
             <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-slate-300">Coupon</dt>
-              <dd className="text-right font-medium text-emerald-300">{view.coupon.code}</dd>
+              <dt className="text-slate-300">
+                <Trans comment="Demo checkout: the coupon code applied">Coupon</Trans>
+              </dt>
+              <dd className="text-end font-medium text-emerald-300">{view.coupon.code}</dd>
             </div>
           </>
         ) : null}
         <div className="flex justify-between gap-4 px-4 py-3">
-          <dt className="text-slate-300">Total</dt>
-          <dd className="text-right text-lg font-bold text-slate-100">{view.total}</dd>
+          <dt className="text-slate-300">
+            <Trans comment="The price of the chosen licence and quantity">Total</Trans>
+          </dt>
+          <dd className="text-end text-lg font-bold text-slate-100">{view.total}</dd>
         </div>
       </dl>
       {payable ? (
@@ -49,7 +67,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
             type="submit"
             className="flex-1 rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
           >
-            Pay
+            <Trans comment="Demo checkout: pays the invoice (nothing is charged)">Pay</Trans>
           </button>
           <button
             type="submit"
@@ -58,20 +76,31 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
             formTarget="_top"
             className="rounded-lg border border-slate-600 px-5 py-3 font-semibold text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
           >
-            Cancel
+            <Trans comment="Demo checkout: leaves the checkout for the product page">Cancel</Trans>
           </button>
         </form>
       ) : (
         <div className="mt-6">
           <p role="status" className="text-slate-300">
-            This invoice is {view.status}.
+            <Trans comment="Demo checkout: the state of an invoice that can no longer be paid">
+              This invoice is{" "}
+              <Select
+                value={status}
+                _pending="pending"
+                _completed="completed"
+                _failed="failed"
+                _refunded="refunded"
+                other="closed"
+              />
+              .
+            </Trans>
           </p>
           <a
             href={`/purchase/success?order_id=${encodeURIComponent(view.orderId)}`}
             target="_top"
             className="mt-3 inline-block font-semibold text-sky-300 underline hover:text-sky-200"
           >
-            View your order
+            <Trans>View your order</Trans>
           </a>
         </div>
       )}

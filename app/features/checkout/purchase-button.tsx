@@ -1,14 +1,16 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRouteLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useCaptcha } from "~/features/captcha/use-captcha";
 import type { Duration, Product } from "~/features/catalog/catalog.content";
+import { useLocale } from "~/features/i18n/use-locale";
 import { useEarlyClick } from "~/features/layout/early-clicks";
 import { toast } from "~/features/layout/toasts";
 import { useOrderWatch } from "~/features/orders/use-order-watch";
-import { CHECKOUT_MESSAGES } from "./checkout-messages";
 import { CHECKOUT_CHALLENGE_URL, loadCheckoutSchemas, requestCheckout } from "./checkout-api";
-import { COUPON_CODE_PATTERN, COUPON_MESSAGES } from "./coupons";
+import { checkoutAlert, TRANSLATED_CHECKOUT_MESSAGES, TRANSLATED_COUPON_MESSAGES } from "./checkout-messages";
+import { COUPON_CODE_PATTERN } from "./coupons";
 
 // The dialog (Radix and its scroll lock) is fetched once the page is idle, not with the page's first JavaScript.
 const loadCheckoutModal = () => import("./checkout-modal");
@@ -36,9 +38,6 @@ type Phase =
   | { name: "loading" }
   | { name: "open"; url: string; startedAt: number; frameRefused?: boolean };
 
-/** The toast after the buyer closes a checkout that is not paid yet, word for word (tests/e2e/checkout.spec.ts pins it). */
-export const PAYMENT_IN_PROGRESS_TOAST = "Payment in progress — we will show your order here";
-
 /** How long a click made before the page was ready waits for the captcha before it gives up. */
 const EARLY_CLICK_CAPTCHA_WAIT_MS = 30_000;
 
@@ -50,17 +49,20 @@ export const successPagePath = (orderId: string) => `/purchase/success?order_id=
  */
 function usePaymentDetection(orderId: string | null, watching: boolean, onPaid: () => void) {
   const navigate = useNavigate();
+  const { path } = useLocale();
   const watch = useOrderWatch(orderId, watching);
   const paid = watching && watch.state === "found" && watch.status === "completed";
   useEffect(() => {
     if (!paid || !orderId) return;
     onPaid();
-    navigate(successPagePath(orderId));
-  }, [paid, orderId, navigate, onPaid]);
+    navigate(path(successPagePath(orderId)));
+  }, [paid, orderId, navigate, onPaid, path]);
 }
 
 /** `Purchase Now`: solves the captcha in the background, starts one checkout at a time, shows the hosted checkout. */
 export function PurchaseButton({ product, duration, quantity = 1, coupon = "", modal }: PurchaseButtonProps) {
+  const { t, i18n } = useLingui();
+  const { path } = useLocale();
   const modalSetting = useCheckoutModalSetting();
   const useModal = modal ?? modalSetting;
   const captcha = useCaptcha(CHECKOUT_CHALLENGE_URL);
@@ -95,10 +97,10 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     // The captcha usually takes a second or two; if it cannot be solved, say so as a click on a ready page would.
     const timer = window.setTimeout(() => {
       earlyClickHandled();
-      window.alert(CHECKOUT_MESSAGES.captchaNotReady);
+      window.alert(i18n._(TRANSLATED_CHECKOUT_MESSAGES.captchaNotReady));
     }, EARLY_CLICK_CAPTCHA_WAIT_MS);
     return () => window.clearTimeout(timer);
-  }, [earlyClick, earlyClickHandled, captcha.payload]);
+  }, [earlyClick, earlyClickHandled, captcha.payload, i18n]);
 
   async function purchase() {
     // A ref, not state: a second click in the same frame must see the first one.
@@ -107,11 +109,11 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     const couponCode = coupon.trim();
     // Checked here too, so a typo does not spend the solved captcha.
     if (couponCode && !COUPON_CODE_PATTERN.test(couponCode)) {
-      window.alert(COUPON_MESSAGES.malformed);
+      window.alert(i18n._(TRANSLATED_COUPON_MESSAGES.malformed));
       return;
     }
     if (!captcha.payload) {
-      window.alert(CHECKOUT_MESSAGES.captchaNotReady);
+      window.alert(i18n._(TRANSLATED_CHECKOUT_MESSAGES.captchaNotReady));
       captcha.retryIfFailed();
       return;
     }
@@ -137,7 +139,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     if (outcome.kind === "alert") {
       tab?.close();
       setPhase({ name: "idle" });
-      window.alert(outcome.message);
+      window.alert(checkoutAlert(outcome.message, i18n));
       return;
     }
     if (useModal && modalModule) {
@@ -180,10 +182,10 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
               aria-hidden="true"
               className="size-4 animate-spin rounded-full border-2 border-slate-950/30 border-t-slate-950"
             />
-            Processing...
+            <Trans comment="On the purchase button while the checkout is being prepared">Processing...</Trans>
           </>
         ) : (
-          "Purchase Now"
+          <Trans>Purchase Now</Trans>
         )}
       </button>
       {CheckoutModal ? (
@@ -194,7 +196,13 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
           frameRefused={phase.name === "open" ? phase.frameRefused : undefined}
           onClose={() => {
             setPhase({ name: "idle" });
-            if (watchedOrder) showPaymentInProgress(watchedOrder);
+            if (watchedOrder)
+              showPaymentInProgress(watchedOrder, {
+                // Word for word in English, pinned by tests/e2e/checkout.spec.ts.
+                title: t`Payment in progress — we will show your order here`,
+                link: t`View your order`,
+                href: path(successPagePath(watchedOrder)),
+              });
             setWatchedOrder(null);
           }}
           returnFocusTo={buttonRef}
@@ -205,13 +213,13 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
 }
 
 /** Closing an unpaid checkout: the payment may still arrive, and the success page keeps watching for it. */
-function showPaymentInProgress(orderId: string) {
-  toast.success(PAYMENT_IN_PROGRESS_TOAST, {
+function showPaymentInProgress(orderId: string, text: { title: string; link: string; href: string }) {
+  toast.success(text.title, {
     id: `payment-in-progress-${orderId}`,
     duration: 15_000,
     description: (
-      <Link to={successPagePath(orderId)} className="font-semibold underline">
-        View your order
+      <Link to={text.href} className="font-semibold underline">
+        {text.link}
       </Link>
     ),
   });

@@ -102,8 +102,10 @@ export function overlayTranslation(
   return english;
 }
 
+/** Reports every text string of `english` as missing (a list walks its items: handing it back would never end). */
 function collectText(english: unknown, report: TranslationReport, at: string) {
-  overlayTranslation(english, undefined, report, at);
+  if (!Array.isArray(english)) overlayTranslation(english, undefined, report, at);
+  else for (const [i, item] of english.entries()) collectText(item, report, `${at}[${i}]`);
 }
 
 /** `english` with every text string passed through `translate` (the pseudo-locale's content). */

@@ -28,9 +28,14 @@ export function organizationJsonLd({
   };
 }
 
-/** One Offer per duration, priced exactly as the product page and checkout price it. */
-export function productJsonLd(product: Product, publicUrl: string, sellerName: string): JsonLdObject {
-  const url = `${publicUrl}/product/${product.id}`;
+/** One Offer per duration, priced exactly as the product page and checkout price it; `path`: the page's own (`/de/…`). */
+export function productJsonLd(
+  product: Product,
+  publicUrl: string,
+  sellerName: string,
+  path = `/product/${product.id}`,
+): JsonLdObject {
+  const url = `${publicUrl}${path}`;
   return {
     "@context": "https://schema.org",
     "@type": "Product",

@@ -1,6 +1,10 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "react-router";
 import { CheckIcon, ExclamationCircleIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
+import { useLocale } from "~/features/i18n/use-locale";
 import { openSupportChat } from "~/features/support-chat/open-support-chat";
 import { useOrderVerification, type Verification } from "./use-order-verification";
 
@@ -18,12 +22,15 @@ export function VerifyingPurchase() {
         aria-hidden="true"
         className="size-10 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400"
       />
-      <p className="text-slate-200">Verifying your purchase...</p>
+      <p className="text-slate-200">
+        <Trans>Verifying your purchase...</Trans>
+      </p>
     </div>
   );
 }
 
 export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps) {
+  const { path } = useLocale();
   return (
     <div className="flex flex-col items-center text-center">
       <span
@@ -32,29 +39,45 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
       >
         <CheckIcon className="size-8" />
       </span>
-      <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">Thank you for your purchase!</h1>
+      <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">
+        <Trans>Thank you for your purchase!</Trans>
+      </h1>
       <p className="mt-3 max-w-lg text-slate-300">
-        {productName ? `Your ${productName} licence` : "Your licence"} is on its way: the key and download instructions
-        are on the checkout receipt and in your email.
+        {productName ? (
+          <Trans>
+            Your {productName} licence is on its way: the key and download instructions are on the checkout receipt and
+            in your email.
+          </Trans>
+        ) : (
+          <Trans>
+            Your licence is on its way: the key and download instructions are on the checkout receipt and in your email.
+          </Trans>
+        )}
       </p>
       <dl className="mt-8 grid w-full max-w-md gap-3 rounded-2xl border border-white/10 bg-slate-900/60 p-5 text-left text-sm">
         {orderId ? (
           <div className="flex justify-between gap-4">
-            <dt className="text-slate-300">Order number</dt>
+            <dt className="text-slate-300">
+              <Trans>Order number</Trans>
+            </dt>
             <dd className="break-all font-mono text-white">{orderId}</dd>
           </div>
         ) : null}
         <div className="flex justify-between gap-4">
-          <dt className="text-slate-300">Status</dt>
-          <dd className="font-semibold text-emerald-300">Completed</dd>
+          <dt className="text-slate-300">
+            <Trans comment="Label of the order's status (the value is Completed)">Status</Trans>
+          </dt>
+          <dd className="font-semibold text-emerald-300">
+            <Trans comment="An order's status: paid, the licence issued">Completed</Trans>
+          </dd>
         </div>
       </dl>
       <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-        <Link to="/products" className={buttonStyles.secondary}>
-          Continue Shopping
+        <Link to={path("/products")} className={buttonStyles.secondary}>
+          <Trans>Continue Shopping</Trans>
         </Link>
-        <Link to="/downloads" className={buttonStyles.primary}>
-          Go to Downloads
+        <Link to={path("/downloads")} className={buttonStyles.primary}>
+          <Trans>Go to Downloads</Trans>
         </Link>
       </div>
     </div>
@@ -63,30 +86,32 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
 
 type NotCompletedState = "waiting" | "confirming" | "not-found" | "failed" | "refunded" | "unverified";
 
-const NOT_COMPLETED_COPY: Record<NotCompletedState, { title: string; body: string }> = {
+const WAITING_TITLE = msg`Waiting for payment confirmation`;
+
+const NOT_COMPLETED_COPY: Record<NotCompletedState, { title: MessageDescriptor; body: MessageDescriptor }> = {
   waiting: {
-    title: "Waiting for payment confirmation",
-    body: "The shop has not confirmed your payment yet. What happens next: as soon as it does, this page shows your order as Completed, and the key and download instructions arrive by email. This usually takes a few minutes; this page keeps checking, so you can leave it open.",
+    title: WAITING_TITLE,
+    body: msg`The shop has not confirmed your payment yet. What happens next: as soon as it does, this page shows your order as Completed, and the key and download instructions arrive by email. This usually takes a few minutes; this page keeps checking, so you can leave it open.`,
   },
   confirming: {
-    title: "Waiting for payment confirmation",
-    body: "The shop has received your payment and is waiting for the network to confirm it (cryptocurrency payments can take a while). What happens next: once it is confirmed, this page shows your order as Completed, and the key and download instructions arrive by email.",
+    title: WAITING_TITLE,
+    body: msg`The shop has received your payment and is waiting for the network to confirm it (cryptocurrency payments can take a while). What happens next: once it is confirmed, this page shows your order as Completed, and the key and download instructions arrive by email.`,
   },
   "not-found": {
-    title: "Order not found",
-    body: "We could not find this order. If you have paid, contact support with the receipt from the checkout.",
+    title: msg`Order not found`,
+    body: msg`We could not find this order. If you have paid, contact support with the receipt from the checkout.`,
   },
   failed: {
-    title: "Payment not completed",
-    body: "The shop reports that this payment was not completed (it failed, was cancelled or expired). No licence was issued. You can try again from the product page, or contact support if you were charged.",
+    title: msg`Payment not completed`,
+    body: msg`The shop reports that this payment was not completed (it failed, was cancelled or expired). No licence was issued. You can try again from the product page, or contact support if you were charged.`,
   },
   refunded: {
-    title: "Refunded",
-    body: "This order was refunded, so its licence is no longer valid. Contact support if you have a question about the refund.",
+    title: msg({ message: "Refunded", comment: "Heading of the page for an order whose payment was given back" }),
+    body: msg`This order was refunded, so its licence is no longer valid. Contact support if you have a question about the refund.`,
   },
   unverified: {
-    title: "We could not verify your order",
-    body: "Checking your order failed. Please contact support with your order number.",
+    title: msg`We could not verify your order`,
+    body: msg`Checking your order failed. Please contact support with your order number.`,
   },
 };
 
@@ -100,6 +125,8 @@ export function PurchaseNotCompleted({
   orderId: string | null;
   productId?: number | null;
 }) {
+  const { i18n } = useLingui();
+  const { path } = useLocale();
   const copy = NOT_COMPLETED_COPY[state];
   const waiting = state === "waiting" || state === "confirming";
   return (
@@ -118,18 +145,20 @@ export function PurchaseNotCompleted({
         </span>
       )}
       <div role="status" className="contents">
-        <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">{copy.title}</h1>
-        <p className="mt-3 max-w-lg text-slate-300">{copy.body}</p>
+        <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">{i18n._(copy.title)}</h1>
+        <p className="mt-3 max-w-lg text-slate-300">{i18n._(copy.body)}</p>
       </div>
       {orderId ? (
         <p className="mt-6 text-sm text-slate-300">
-          Order number <span className="break-all font-mono text-white">{orderId}</span>
+          <Trans>
+            Order number <span className="break-all font-mono text-white">{orderId}</span>
+          </Trans>
         </p>
       ) : null}
       <div className="mt-8 flex flex-col gap-3 sm:flex-row">
         {state === "failed" ? (
-          <Link to={productId ? `/product/${productId}` : "/products"} className={buttonStyles.primary}>
-            Back to the product
+          <Link to={path(productId ? `/product/${productId}` : "/products")} className={buttonStyles.primary}>
+            <Trans>Back to the product</Trans>
           </Link>
         ) : null}
         <button
@@ -137,10 +166,10 @@ export function PurchaseNotCompleted({
           onClick={openSupportChat}
           className={state === "failed" ? buttonStyles.secondary : buttonStyles.primary}
         >
-          Contact Support
+          <Trans>Contact Support</Trans>
         </button>
-        <Link to="/products" className={buttonStyles.secondary}>
-          Continue Shopping
+        <Link to={path("/products")} className={buttonStyles.secondary}>
+          <Trans>Continue Shopping</Trans>
         </Link>
       </div>
     </div>
@@ -152,7 +181,9 @@ function VerificationView({ verification, props }: { verification: Verification;
     case "verifying":
       return (
         <>
-          <h1 className="sr-only">Verifying your purchase</h1>
+          <h1 className="sr-only">
+            <Trans>Verifying your purchase</Trans>
+          </h1>
           <VerifyingPurchase />
         </>
       );

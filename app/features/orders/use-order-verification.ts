@@ -1,3 +1,4 @@
+import { useLingui } from "@lingui/react/macro";
 import { useEffect } from "react";
 import { toast } from "~/features/layout/toasts";
 import { useOrderWatch } from "./use-order-watch";
@@ -11,28 +12,24 @@ export type Verification =
   | { state: "not-found" }
   | { state: "unverified" };
 
-/** The failure toast, word for word (tests/e2e/checkout.spec.ts pins the text). */
-export const VERIFY_FAILED_TOAST = {
-  title: "Error",
-  description: "Failed to verify your order. Please contact support.",
-} as const;
-
 /**
  * What the success page shows for an order, watched until it settles. Without an order id (a shop redirect that
  * carries none) there is nothing to check, and the plain thank-you view shows.
  */
 export function useOrderVerification(orderId: string | null): Verification {
+  const { t } = useLingui();
   const watch = useOrderWatch(orderId);
   const verification = toVerification(orderId, watch);
   const unverified = verification.state === "unverified";
   useEffect(() => {
     // Only a check that could not be made is an error; an answer (even "not found") is shown on the page itself.
+    // The text, word for word in English, is pinned by tests/e2e/checkout.spec.ts.
     if (unverified)
-      toast.error(VERIFY_FAILED_TOAST.title, {
-        description: VERIFY_FAILED_TOAST.description,
+      toast.error(t({ message: "Error", comment: "Title of the toast when the order could not be checked" }), {
+        description: t`Failed to verify your order. Please contact support.`,
         id: "order-verification",
       });
-  }, [unverified]);
+  }, [unverified, t]);
   return verification;
 }
 

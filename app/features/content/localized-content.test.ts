@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { overlayTranslation, type TranslationReport } from "./localized-content";
+
+describe("overlayTranslation", () => {
+  it("keeps English and reports each string of an element the translation lacks, lists inside it included", () => {
+    const english = [
+      { id: 1, name: "Vault", features: ["Shredding"] },
+      { id: 2, name: "Studio", features: ["Timeline", "Grading"], images: [{ alt: "Main window" }] },
+    ];
+    const report: TranslationReport = { missing: [], ignored: [] };
+    const merged = overlayTranslation(english, [{ id: 1, name: "Tresor", features: ["Schreddern"] }], report);
+    expect(merged).toEqual([
+      { id: 1, name: "Tresor", features: ["Schreddern"] },
+      { id: 2, name: "Studio", features: ["Timeline", "Grading"], images: [{ alt: "Main window" }] },
+    ]);
+    expect(report.missing).toEqual(["[1].name", "[1].features[0]", "[1].features[1]", "[1].images[0].alt"]);
+  });
+});
