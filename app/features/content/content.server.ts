@@ -154,6 +154,8 @@ export function loadContent(dir: string, options: LoadContentOptions = {}): Cont
   return readContent(dir, options).content;
 }
 
+type EnglishContent = ReturnType<typeof readContent>;
+
 function readContent(dir: string, options: LoadContentOptions) {
   const raw: Partial<Record<keyof ContentFiles, unknown>> = {};
   const parsed: Partial<Record<keyof ContentFiles, unknown>> = {};
@@ -192,8 +194,9 @@ export function loadLocalizedContent(
   dir: string,
   locale: AnyLocale,
   options: LoadContentOptions = {},
+  // The English files as read and checked once (each locale is laid over the same read).
+  { content: english, raw }: EnglishContent = readContent(dir, options),
 ): LocalizedContent {
-  const { content: english, raw } = readContent(dir, options);
   if (locale === DEFAULT_LOCALE) return { content: english, reports: {} };
   const localeDir = path.join(dir, "locales", locale);
   const content = { ...english, legal: { ...english.legal } } as Content;
@@ -240,12 +243,15 @@ export function contentDir(): string {
 }
 
 const cached = new Map<AnyLocale, Content>();
+let englishRead: EnglishContent | undefined;
 
 /** The shop's content in `locale` (English by default), validated once per process (boot fails on a broken file). */
 export function getContent(locale: AnyLocale = DEFAULT_LOCALE): Content {
   let content = cached.get(locale);
   if (!content) {
-    content = loadLocalizedContent(contentDir(), locale, { catalogSource: getEnv().CATALOG_SOURCE }).content;
+    const options = { catalogSource: getEnv().CATALOG_SOURCE };
+    englishRead ??= readContent(contentDir(), options);
+    content = loadLocalizedContent(contentDir(), locale, options, englishRead).content;
     cached.set(locale, content);
   }
   return content;
