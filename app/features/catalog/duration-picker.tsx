@@ -1,10 +1,13 @@
 import { Plural, Trans } from "@lingui/react/macro";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { useLocation } from "react-router";
 import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "./catalog.content";
 import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "./catalog";
-import { computeTotal, findDuration, formatPrice } from "./pricing";
+import { PriceText } from "~/features/currency/price-text";
+import { useDisplayCurrency } from "~/features/currency/use-display-currency";
+import { computeTotal, findDuration } from "./pricing";
 
 /**
  * The selected duration: answers a click at once and mirrors it into `?duration=` (replacing the entry),
@@ -50,6 +53,9 @@ export function DurationPicker({
 }) {
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
+  const display = useDisplayCurrency();
+  // A currency asked for in the URL stays when the form is sent without JavaScript.
+  const askedCurrency = new URLSearchParams(useLocation().search).get("currency");
   // A duration picked while the page was still loading is the one the page goes on with.
   const earlyChoice = useEarlyChoice("duration");
   // biome-ignore lint/correctness/useExhaustiveDependencies: applied once, when the early choice is read
@@ -65,6 +71,7 @@ export function DurationPicker({
         event.preventDefault();
       }}
     >
+      {askedCurrency ? <input type="hidden" name="currency" value={askedCurrency} /> : null}
       <fieldset>
         <legend className="mb-3">
           <h2 className="text-lg font-semibold text-white">
@@ -102,7 +109,7 @@ export function DurationPicker({
                 </span>
                 <span className="flex flex-col items-end">
                   <span className={`font-semibold tabular-nums ${soldOut ? "line-through" : ""}`}>
-                    {formatPrice(computeTotal(product, duration), product.currency)}
+                    <PriceText cents={computeTotal(product, duration)} currency={product.currency} display={display} />
                   </span>
                   {note ? (
                     <span className={`text-xs font-semibold ${soldOut ? "text-slate-400" : "text-amber-300"}`}>

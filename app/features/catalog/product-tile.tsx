@@ -2,12 +2,16 @@ import { Trans } from "@lingui/react/macro";
 import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
 import { type ProductTileData, productPath } from "./catalog";
-import { formatPrice, priceCents } from "./pricing";
+import { PriceText } from "~/features/currency/price-text";
+import { useDisplayCurrency } from "~/features/currency/use-display-currency";
+import { priceCents } from "./pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */
 export function ProductTile({ product }: { product: ProductTileData }) {
   const { path } = useLocale();
-  const price = formatPrice(priceCents(product.price, 1), product.currency);
+  const price = (
+    <PriceText cents={priceCents(product.price, 1)} currency={product.currency} display={useDisplayCurrency()} />
+  );
   return (
     <Link
       to={path(productPath(product))}
