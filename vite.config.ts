@@ -33,7 +33,7 @@ export default defineConfig({
                 },
                 {
                   name: "shared",
-                  test: /[\\/]app[\\/](components|lib|features[\\/](layout|catalog)|features[\\/]support-chat[\\/]open-support-chat)/,
+                  test: /[\\/]app[\\/](components|lib|features[\\/](layout|catalog|i18n)|features[\\/]support-chat[\\/]open-support-chat)/,
                   minShareCount: 2,
                   priority: 1,
                 },

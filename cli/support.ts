@@ -1,4 +1,4 @@
-import { markHiddenCharacters } from "~/features/support-relay/chat-channel.server";
+import { languageName, markHiddenCharacters } from "~/features/support-relay/chat-channel.server";
 import {
   DELIVERY_STATUSES,
   type DeliveryStatus,
@@ -31,6 +31,7 @@ function describeRequest(request: SupportRequest): string {
   const lines = [
     `Request ${request.id}`,
     `  Category:      ${request.category}`,
+    ...(request.locale ? [`  Language:      ${languageName(request.locale)}`] : []),
     `  Created:       ${request.createdAt}`,
     `  Delivery:      ${request.deliveryStatus}${request.deliveredAt ? ` at ${request.deliveredAt}` : ""}`,
     `  Attempts:      ${request.attempts}`,

@@ -116,6 +116,8 @@ export interface SupportRequestsTable {
   category: string;
   /** JSON array of the visitor's answers, in question order. */
   answers: string;
+  /** The language the visitor chatted in (`de`); null for status alerts and requests from before it was kept. */
+  locale: string | null;
   created_at: string;
   delivery_status: "pending" | "delivered" | "failed" | "no_channel";
   attempts: number;

@@ -1,7 +1,12 @@
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { data, Link } from "react-router";
+import { localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { IncidentStatusBadge, IncidentTimeline } from "~/features/status/incident-parts";
 import { formatDuration, LocalTime } from "~/features/status/local-time";
-import { incidentPath, parseIncidentParam } from "~/features/status/status";
+import { incidentPath, operatorTextLang, parseIncidentParam } from "~/features/status/status";
 import { loadIncident } from "~/features/status/status.server";
 import { pageMeta } from "~/features/layout/page-meta";
 import type { RouteCacheHandle } from "~/lib/route-cache";
@@ -17,46 +22,74 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { incident };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches, params }) => {
+export const meta: Route.MetaFunction = ({ loaderData, matches, params, location }) => {
+  const locale = localeOfPath(location.pathname);
+  const i18n = translatorFor(locale);
   if (!loaderData)
     return pageMeta(matches[0].loaderData, {
-      title: "Incident not found",
-      description: "There is no incident with this number.",
-      path: `/status/incidents/${params.id}`,
+      title: i18n._(msg`Incident not found`),
+      description: i18n._(msg`There is no incident with this number.`),
+      path: localizedPath(`/status/incidents/${params.id}`, locale),
       noindex: true,
     });
   const { incident } = loaderData;
+  const { body } = incident;
   return pageMeta(matches[0].loaderData, {
     title: incident.title,
-    description: `${incident.status === "resolved" ? "Resolved" : "Ongoing"} incident: ${incident.body}`,
-    path: incidentPath(incident.id),
+    description:
+      incident.status === "resolved"
+        ? i18n._(
+            msg({ message: `Resolved incident: ${body}`, comment: "Page description; the text is the operator's" }),
+          )
+        : i18n._(
+            msg({ message: `Ongoing incident: ${body}`, comment: "Page description; the text is the operator's" }),
+          ),
+    path: localizedPath(incidentPath(incident.id), locale),
   });
 };
 
 export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps) {
   const { incident } = loaderData;
+  const { id, startedAt, resolvedAt } = incident;
+  const { i18n, t } = useLingui();
+  const { locale, path } = useLocale();
+  const operatorLang = operatorTextLang(locale);
+  const lasted = resolvedAt ? formatDuration(i18n, startedAt, resolvedAt) : "";
+  const affected = incident.products.join(", ");
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-300">
-        <Link to="/status" className="underline decoration-white/30 underline-offset-4 hover:decoration-white">
-          System Status
+      <nav aria-label={t`Breadcrumb`} className="text-sm text-slate-300">
+        <Link to={path("/status")} className="underline decoration-white/30 underline-offset-4 hover:decoration-white">
+          <Trans comment="The status page's title">System Status</Trans>
         </Link>{" "}
-        / Incident {incident.id}
+        / <Trans comment="Breadcrumb: an incident's page, by its number">Incident {id}</Trans>
       </nav>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight text-white">{incident.title}</h1>
+      <h1 lang={operatorLang} className="mt-4 text-3xl font-bold tracking-tight text-white">
+        {incident.title}
+      </h1>
       <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-slate-300">
         <IncidentStatusBadge status={incident.status} />
         <span>
-          Started <LocalTime iso={incident.startedAt} />
+          <Trans comment="When an incident started">
+            Started <LocalTime iso={startedAt} />
+          </Trans>
         </span>
-        {incident.resolvedAt ? <span>Lasted {formatDuration(incident.startedAt, incident.resolvedAt)}</span> : null}
+        {resolvedAt ? (
+          <span>
+            <Trans comment="How long a resolved incident lasted">Lasted {lasted}</Trans>
+          </span>
+        ) : null}
       </div>
       <p className="mt-3 text-slate-300">
-        Affects: {incident.products.length > 0 ? incident.products.join(", ") : "no product named"}
+        {incident.products.length > 0 ? (
+          <Trans comment="The products an incident affects, by name">Affects: {affected}</Trans>
+        ) : (
+          <Trans>Affects: no product named</Trans>
+        )}
       </p>
       <section aria-labelledby="incident-updates" className="mt-8">
         <h2 id="incident-updates" className="text-xl font-semibold text-white">
-          Updates
+          <Trans comment="Heading: the operator's updates on an incident">Updates</Trans>
         </h2>
         <div className="mt-4">
           <IncidentTimeline updates={incident.updates} />

@@ -10,6 +10,7 @@ import * as m006 from "./006_order_shop_status";
 import * as m007 from "./007_order_coupon";
 import * as m008 from "./008_shop_catalogue";
 import * as m009 from "./009_status_history";
+import * as m010 from "./010_support_request_locale";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "007_order_coupon": m007,
   "008_shop_catalogue": m008,
   "009_status_history": m009,
+  "010_support_request_locale": m010,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -1,12 +1,9 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "react-router";
-import {
-  type Incident,
-  INCIDENT_STATUS_LABELS,
-  type IncidentStatus,
-  type IncidentSummary,
-  incidentPath,
-} from "./status";
+import { useLocale } from "~/features/i18n/use-locale";
 import { formatDuration, LocalTime } from "./local-time";
+import { type Incident, type IncidentStatus, type IncidentSummary, incidentPath, operatorTextLang } from "./status";
+import { INCIDENT_STATUS_NAMES } from "./status-messages";
 
 const STATUS_STYLES: Record<IncidentStatus, string> = {
   investigating: "bg-rose-500/15 text-rose-200 ring-rose-400/40",
@@ -16,30 +13,40 @@ const STATUS_STYLES: Record<IncidentStatus, string> = {
 };
 
 export function IncidentStatusBadge({ status }: { status: IncidentStatus }) {
+  const { i18n } = useLingui();
   return (
     <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_STYLES[status]}`}>
-      {INCIDENT_STATUS_LABELS[status]}
+      {i18n._(INCIDENT_STATUS_NAMES[status])}
     </span>
   );
 }
 
 function Affects({ products }: { products: string[] }) {
-  return products.length > 0 ? <p className="mt-1 text-sm text-slate-300">Affects: {products.join(", ")}</p> : null;
+  const affected = products.join(", ");
+  return products.length > 0 ? (
+    <p className="mt-1 text-sm text-slate-300">
+      <Trans comment="The products an incident affects, by name">Affects: {affected}</Trans>
+    </p>
+  ) : null;
 }
 
-/** An incident's updates, newest first, each with its status and time. */
+/** An incident's updates, newest first, each with its status and time; the operator's text is marked as theirs. */
 export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) {
+  const { i18n } = useLingui();
+  const operatorLang = operatorTextLang(useLocale().locale);
   return (
-    <ol className="space-y-4 border-l border-white/15 pl-4">
+    <ol className="space-y-4 border-s border-white/15 ps-4">
       {updates.map((update) => (
         <li key={`${update.at}-${update.status}`}>
           <p className="text-sm font-semibold text-white">
-            {INCIDENT_STATUS_LABELS[update.status]}{" "}
+            {i18n._(INCIDENT_STATUS_NAMES[update.status])}{" "}
             <span className="font-normal text-slate-300">
               · <LocalTime iso={update.at} />
             </span>
           </p>
-          <p className="mt-1 whitespace-pre-line text-slate-200">{update.body}</p>
+          <p lang={operatorLang} className="mt-1 whitespace-pre-line text-slate-200">
+            {update.body}
+          </p>
         </li>
       ))}
     </ol>
@@ -48,21 +55,24 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
 
 /** Open incidents, at the top of /status: each with its products, its latest update and a link to its page. */
 export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
+  const { locale, path } = useLocale();
   if (incidents.length === 0) return null;
+  const operatorLang = operatorTextLang(locale);
   return (
     <section
       aria-labelledby="status-incidents"
       className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6"
     >
       <h2 id="status-incidents" className="text-lg font-semibold text-white">
-        Active incidents
+        <Trans>Active incidents</Trans>
       </h2>
       <ul className="mt-4 space-y-6">
         {incidents.map((incident) => (
           <li key={incident.id}>
             <h3 className="flex flex-wrap items-center gap-2 font-semibold text-rose-100">
               <Link
-                to={incidentPath(incident.id)}
+                to={path(incidentPath(incident.id))}
+                lang={operatorLang}
                 className="underline decoration-rose-300/50 underline-offset-4 hover:decoration-rose-100"
               >
                 {incident.title}
@@ -70,13 +80,19 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
               <IncidentStatusBadge status={incident.status} />
             </h3>
             <Affects products={incident.products} />
-            <p className="mt-2 whitespace-pre-line text-slate-200">{incident.body}</p>
+            <p lang={operatorLang} className="mt-2 whitespace-pre-line text-slate-200">
+              {incident.body}
+            </p>
             <p className="mt-1 text-xs text-slate-300">
-              Since <LocalTime iso={incident.startedAt} />
+              <Trans comment="When an open incident started">
+                Since <LocalTime iso={incident.startedAt} />
+              </Trans>
               {incident.updates.length > 1 && incident.updates[0] ? (
                 <>
                   {" "}
-                  · updated <LocalTime iso={incident.updates[0].at} />
+                  <Trans comment="After an open incident's start: when it was last updated">
+                    · updated <LocalTime iso={incident.updates[0].at} />
+                  </Trans>
                 </>
               ) : null}
             </p>
@@ -89,35 +105,43 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
 
 /** Incidents resolved in the last 14 days, below the bars. */
 export function RecentIncidents({ incidents }: { incidents: IncidentSummary[] }) {
+  const { i18n } = useLingui();
+  const { locale, path } = useLocale();
+  const operatorLang = operatorTextLang(locale);
   return (
     <section aria-labelledby="status-past-incidents" className="mt-10">
       <h2 id="status-past-incidents" className="text-xl font-semibold text-white">
-        Past incidents (14 days)
+        <Trans>Past incidents (14 days)</Trans>
       </h2>
       {incidents.length === 0 ? (
         <p className="mt-4 rounded-2xl border border-white/10 bg-slate-900/60 px-5 py-4 text-slate-300">
-          No incidents in the last 14 days.
+          <Trans>No incidents in the last 14 days.</Trans>
         </p>
       ) : (
         <ul className="mt-4 divide-y divide-white/10 rounded-2xl border border-white/10 bg-slate-900/60">
-          {incidents.map((incident) => (
-            <li key={incident.id} className="px-5 py-4">
-              <Link
-                to={incidentPath(incident.id)}
-                className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white"
-              >
-                {incident.title}
-              </Link>
-              <Affects products={incident.products} />
-              {incident.resolvedAt ? (
-                <p className="mt-1 text-xs text-slate-300">
-                  Resolved <LocalTime iso={incident.resolvedAt} />
-                  {" · lasted "}
-                  {formatDuration(incident.startedAt, incident.resolvedAt)}
-                </p>
-              ) : null}
-            </li>
-          ))}
+          {incidents.map((incident) => {
+            const { resolvedAt } = incident;
+            const lasted = resolvedAt ? formatDuration(i18n, incident.startedAt, resolvedAt) : "";
+            return (
+              <li key={incident.id} className="px-5 py-4">
+                <Link
+                  to={path(incidentPath(incident.id))}
+                  lang={operatorLang}
+                  className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white"
+                >
+                  {incident.title}
+                </Link>
+                <Affects products={incident.products} />
+                {resolvedAt ? (
+                  <p className="mt-1 text-xs text-slate-300">
+                    <Trans comment="A past incident: when it was resolved and how long it lasted">
+                      Resolved <LocalTime iso={resolvedAt} /> · lasted {lasted}
+                    </Trans>
+                  </p>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -1,14 +1,18 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { RefreshIcon } from "~/components/icons";
-import { toast } from "~/features/layout/toasts";
 import { buttonStyles } from "~/components/ui/button-styles";
+import { type AnyLocale, DEFAULT_LOCALE } from "~/features/i18n/locales";
+import { useLocale } from "~/features/i18n/use-locale";
+import { toast } from "~/features/layout/toasts";
 import { openSupportChat } from "~/features/support-chat/open-support-chat";
 import { ActiveIncidents, RecentIncidents } from "./incident-parts";
 import { useHydrated } from "./local-time";
-import { type DisplayStatus, STATUS_LEGEND, type StatusSnapshot } from "./status";
+import type { DisplayStatus, StatusSnapshot } from "./status";
+import { formatPercent } from "./status-format";
+import { STATUS_LEGEND, STATUS_NAMES } from "./status-messages";
 import { UptimeBars } from "./uptime-bars";
 
-export const REFRESHED_MESSAGE = "Successfully refreshed!";
 const REFRESH_TOAST_MS = 3_000;
 
 const STATUS_STYLES: Record<DisplayStatus, { badge: string; dot: string }> = {
@@ -19,24 +23,25 @@ const STATUS_STYLES: Record<DisplayStatus, { badge: string; dot: string }> = {
 };
 
 export function StatusBadge({ status }: { status: DisplayStatus }) {
+  const { i18n } = useLingui();
   return (
     <span
       className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ring-1 ${STATUS_STYLES[status].badge}`}
     >
       <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_STYLES[status].dot}`} />
-      {status}
+      {i18n._(STATUS_NAMES[status])}
     </span>
   );
 }
 
-function formatTime(iso: string, local: boolean): string {
-  const time = new Date(iso).toLocaleTimeString("en-US", local ? {} : { timeZone: "UTC" });
-  return local ? time : `${time} UTC`;
+/** The API's URL for a page in `locale`: the summary's figures are the shop's content, written in each language. */
+function statusApiUrl(locale: AnyLocale): string {
+  return locale === DEFAULT_LOCALE ? "/api/status" : `/api/status?locale=${locale}`;
 }
 
-async function fetchStatus(): Promise<StatusSnapshot> {
+async function fetchStatus(locale: AnyLocale): Promise<StatusSnapshot> {
   // Bypass the browser's 30 s cache: the button means "ask the server now".
-  const response = await fetch("/api/status", { cache: "no-store", headers: { Accept: "application/json" } });
+  const response = await fetch(statusApiUrl(locale), { cache: "no-store", headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`status ${response.status}`);
   return (await response.json()) as StatusSnapshot;
 }
@@ -55,15 +60,24 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
   const [lastRefreshed, setLastRefreshed] = useState(loadedAt);
   const [refreshing, setRefreshing] = useState(false);
   const hydrated = useHydrated();
+  const { t, i18n } = useLingui();
+  const { locale, tag } = useLocale();
+  const percent = (uptime: string) => formatPercent(uptime, tag);
+  const uptimeText = (uptime: string) =>
+    t({ message: `${uptime} uptime`, comment: "A product's uptime over the last 90 days, e.g. 99.90% uptime" });
+  const time = new Date(lastRefreshed).toLocaleTimeString(tag, hydrated ? {} : { timeZone: "UTC" });
+  const refreshedAt = hydrated
+    ? time
+    : t({ message: `${time} UTC`, comment: "A time in UTC, shown until the page knows the visitor's time zone" });
 
   async function refresh() {
     setRefreshing(true);
     try {
-      setSnapshot(await fetchStatus());
+      setSnapshot(await fetchStatus(locale));
       setLastRefreshed(new Date().toISOString());
-      toast.success(REFRESHED_MESSAGE, { duration: REFRESH_TOAST_MS });
+      toast.success(t`Successfully refreshed!`, { duration: REFRESH_TOAST_MS });
     } catch {
-      toast.error("Could not refresh the status. Please try again.");
+      toast.error(t`Could not refresh the status. Please try again.`);
     } finally {
       setRefreshing(false);
     }
@@ -75,28 +89,30 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
       <div className="flex flex-col items-center justify-center gap-3 sm:flex-row">
         <button type="button" onClick={refresh} disabled={refreshing} className={buttonStyles.primary}>
           <RefreshIcon className={`size-4 ${refreshing ? "animate-spin" : ""}`} />
-          {refreshing ? "Refreshing..." : "Refresh Status"}
+          {refreshing ? t`Refreshing...` : t`Refresh Status`}
         </button>
         <button type="button" onClick={() => openSupportChat()} className={buttonStyles.secondary}>
-          Contact Support
+          <Trans>Contact Support</Trans>
         </button>
       </div>
       <p className="mt-3 text-center text-sm text-slate-300" aria-live="polite">
-        Last Refreshed: <time dateTime={lastRefreshed}>{formatTime(lastRefreshed, hydrated)}</time>
+        <Trans>
+          Last Refreshed: <time dateTime={lastRefreshed}>{refreshedAt}</time>
+        </Trans>
       </p>
 
       <section aria-labelledby="status-summary" className="mt-10">
         <h2 id="status-summary" className="sr-only">
-          Summary
+          <Trans>Summary</Trans>
         </h2>
         <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-          <SummaryCard label="Products" value={String(summary.products)} />
+          <SummaryCard label={t`Products`} value={i18n.number(summary.products)} />
           <SummaryCard
-            label="Average Uptime"
-            value={summary.averageUptime === null ? "No data" : `${summary.averageUptime}%`}
+            label={t`Average Uptime`}
+            value={summary.averageUptime === null ? t`No data` : percent(summary.averageUptime)}
           />
-          <SummaryCard label="Active Users" value={summary.activeUsers} />
-          <SummaryCard label="License Servers" value={summary.licenseServers} />
+          <SummaryCard label={t`Active Users`} value={summary.activeUsers} />
+          <SummaryCard label={t`License Servers`} value={summary.licenseServers} />
         </dl>
       </section>
 
@@ -104,20 +120,20 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
 
       <section aria-labelledby="status-services" className="mt-10">
         <h2 id="status-services" className="text-xl font-semibold text-white">
-          Services
+          <Trans>Services</Trans>
         </h2>
         <div className="mt-4 overflow-x-auto rounded-2xl border border-white/10 bg-slate-900/60">
-          <table className="w-full text-left text-sm">
+          <table className="w-full text-start text-sm">
             <thead className="border-b border-white/10 text-slate-300">
               <tr>
                 <th scope="col" className="px-3 py-3 font-medium sm:px-5">
-                  Product
+                  <Trans>Product</Trans>
                 </th>
                 <th scope="col" className="px-3 py-3 font-medium sm:px-5">
-                  Status
+                  <Trans comment="Column heading: each product's current status">Status</Trans>
                 </th>
-                <th scope="col" className="px-3 py-3 text-right font-medium sm:px-5">
-                  Uptime (90 days)
+                <th scope="col" className="px-3 py-3 text-end font-medium sm:px-5">
+                  <Trans>Uptime (90 days)</Trans>
                 </th>
               </tr>
             </thead>
@@ -130,38 +146,48 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
                   <td className="px-3 py-4 sm:px-5">
                     <StatusBadge status={entry.status} />
                   </td>
-                  <td className="px-3 py-4 text-right tabular-nums sm:px-5 text-slate-200">
-                    {entry.uptime === null ? "No data" : `${entry.uptime}%`}
+                  <td className="px-3 py-4 text-end tabular-nums sm:px-5 text-slate-200">
+                    {entry.uptime === null ? t`No data` : percent(entry.uptime)}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
           {snapshot.entries.length === 0 ? (
-            <p className="px-5 py-6 text-center text-slate-300">No services are listed yet.</p>
+            <p className="px-5 py-6 text-center text-slate-300">
+              <Trans>No services are listed yet.</Trans>
+            </p>
           ) : null}
         </div>
       </section>
 
       <section aria-labelledby="status-history" className="mt-10">
         <h2 id="status-history" className="text-xl font-semibold text-white">
-          Uptime, last 90 days
+          <Trans>Uptime, last 90 days</Trans>
         </h2>
-        <p className="mt-1 text-sm text-slate-300">Each bar is a day (UTC) in its worst status; grey is no data.</p>
+        <p className="mt-1 text-sm text-slate-300">
+          <Trans>Each bar is a day (UTC) in its worst status; grey is no data.</Trans>
+        </p>
         <ul className="mt-4 space-y-6">
           {snapshot.entries.map((entry) => (
             <li key={entry.name} className="rounded-2xl border border-white/10 bg-slate-900/60 p-4 sm:p-5">
               <p className="flex items-baseline justify-between gap-3 text-sm">
                 <span className="font-medium text-white">{entry.name}</span>
                 <span className="tabular-nums text-slate-300">
-                  {entry.uptime === null ? "No data yet" : `${entry.uptime}% uptime`}
+                  {entry.uptime === null ? t`No data yet` : uptimeText(percent(entry.uptime))}
                 </span>
               </p>
               <UptimeBars entry={entry} historyStart={snapshot.historyStart} incidentTitles={snapshot.incidentTitles} />
               <p aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-400">
-                <span className="max-sm:hidden">90 days ago</span>
-                <span className="sm:hidden">30 days ago</span>
-                <span>Today</span>
+                <span className="max-sm:hidden">
+                  <Trans>90 days ago</Trans>
+                </span>
+                <span className="sm:hidden">
+                  <Trans>30 days ago</Trans>
+                </span>
+                <span>
+                  <Trans>Today</Trans>
+                </span>
               </p>
             </li>
           ))}
@@ -172,14 +198,14 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
 
       <section aria-labelledby="status-legend" className="mt-8">
         <h2 id="status-legend" className="text-sm font-semibold text-slate-200">
-          Legend
+          <Trans>Legend</Trans>
         </h2>
         <ul className="mt-3 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-300">
           {STATUS_LEGEND.map((item) => (
             <li key={item.status} className="flex items-center gap-2">
               <span aria-hidden="true" className={`size-3 rounded-full ${STATUS_STYLES[item.status].dot}`} />
-              <span className="font-medium text-slate-100">{item.label}</span>
-              <span>{item.description}</span>
+              <span className="font-medium text-slate-100">{i18n._(item.label)}</span>
+              <span>{i18n._(item.description)}</span>
             </li>
           ))}
         </ul>
@@ -188,7 +214,7 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
             href="/status/feed.xml"
             className="underline decoration-white/30 underline-offset-4 hover:decoration-white"
           >
-            Subscribe to incidents (Atom feed)
+            <Trans>Subscribe to incidents (Atom feed)</Trans>
           </a>
         </p>
       </section>

@@ -1,3 +1,5 @@
+import { type AnyLocale, DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
+
 export const KNOWN_STATUSES = ["operational", "maintenance", "outage"] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 export type DisplayStatus = KnownStatus | "unknown";
@@ -89,10 +91,10 @@ export interface StatusSnapshot {
   incidentTitles: Record<string, string>;
 }
 
-/** Legend order and wording; colours live with the badge component. */
-export const STATUS_LEGEND: ReadonlyArray<{ status: DisplayStatus; label: string; description: string }> = [
-  { status: "operational", label: "Operational", description: "Working normally" },
-  { status: "maintenance", label: "Maintenance", description: "Planned work, may be briefly unavailable" },
-  { status: "outage", label: "Outage", description: "Not working, we are on it" },
-  { status: "unknown", label: "Unknown", description: "No current information" },
-];
+/**
+ * The `lang` of what operators write (incident titles and updates, in the shop's own language): none on a page in
+ * that language, where it would only repeat `<html lang>`; elsewhere it tells screen readers which voice to use.
+ */
+export function operatorTextLang(pageLocale: AnyLocale): string | undefined {
+  return pageLocale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag;
+}

@@ -1,53 +1,94 @@
+import type { I18n } from "@lingui/core";
+import { msg, plural } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react/macro";
 import { type KeyboardEvent, useMemo } from "react";
+import { DEFAULT_LOCALE } from "~/features/i18n/locales";
+import { useLocale } from "~/features/i18n/use-locale";
 import { escapeMarkup } from "~/lib/escape-markup";
-import { DAY_BY_CODE, type DayNote, type DayWorst, type StatusEntry } from "./status";
+import { DAY_BY_CODE, type DayNote, type DayWorst, operatorTextLang, type StatusEntry } from "./status";
+import { formatDay, formatPercent } from "./status-format";
 
 const DAY_MS = 86_400_000;
-// The list is "the last 90 days", so the day and month are enough (and every byte of 450 labels counts, docs/status.md).
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** Stands for the incidents' titles while their sentence is translated and escaped; the titles go in as markup after. */
+const TITLES_SLOT = "\u{E000}";
+
+/** The page a row of bars is written for: its messages, its language's formats, and its words for operators' text. */
+export interface BarsLocale {
+  i18n: I18n;
+  /** The BCP 47 tag dates and numbers are formatted in. */
+  tag: string;
+  /**
+   * On English pages (`<html lang="en">`) a plain operational day is only its date and the stylesheet adds ": 100%"
+   * (the markup repeats 450 times, docs/status.md); other languages write the whole label in the markup.
+   */
+  fullDayFromStylesheet: boolean;
+  /** The `lang` incident titles are marked with, when the page is in another language than the operator's. */
+  operatorLang: string | undefined;
+}
+
+function dayState(worst: DayWorst, note: DayNote | undefined, page: BarsLocale): string | undefined {
+  const { i18n } = page;
+  if (worst === "none")
+    return i18n._(msg({ message: "no data", comment: "A day on the status page's uptime bars: nothing was measured" }));
+  if (worst === "maintenance") return i18n._(msg`maintenance, no downtime`);
+  if (worst === "outage") {
+    const uptime = formatPercent(note?.uptime ?? "0.00", page.tag);
+    return i18n._(msg({ message: `${uptime}, outage`, comment: "A day with downtime on the uptime bars: its uptime" }));
+  }
+  return undefined;
+}
 
 /**
- * What one bar tells, in words: its date, its uptime and that day's incidents ("Nov 20: 98.31%, outage. Incident: …");
- * a plain operational day is only its date here (the stylesheet adds its ": 100%").
+ * What one bar tells, as markup: its date, its uptime and that day's incidents ("Nov 20: 98.31%, outage. Incident: …");
+ * in the default language a plain operational day is only its date here (the stylesheet adds its ": 100%").
  */
-export function dayLabel(
+export function dayLabelMarkup(
   date: Date,
   worst: DayWorst,
   note: DayNote | undefined,
   incidentTitles: Record<string, string>,
+  page: BarsLocale,
 ): string {
-  const day = `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
-  const state =
-    worst === "none"
-      ? "no data"
-      : worst === "outage"
-        ? `${note?.uptime ?? "0.00"}%, outage`
-        : worst === "maintenance"
-          ? "maintenance, no downtime"
-          : undefined;
+  const { i18n, tag } = page;
+  const day = formatDay(date, tag);
   const titles = (note?.incidents ?? []).map((id) => incidentTitles[id]).filter(Boolean);
-  const incidents =
-    titles.length === 0
-      ? ""
-      : titles.length === 1
-        ? `. Incident: ${titles[0]}`
-        : `. ${titles.length} incidents: ${titles.join("; ")}`;
-  if (state === undefined) return incidents ? `${day}: 100%${incidents}` : day;
-  return `${day}: ${state}${incidents}`;
+  const plainDay = worst === "operational" && titles.length === 0 && page.fullDayFromStylesheet;
+  const state = dayState(worst, note, page) ?? (plainDay ? undefined : formatPercent("100", tag, 0));
+  const label =
+    state === undefined
+      ? day
+      : i18n._(msg({ message: `${day}: ${state}`, comment: "A day on the status page's uptime bars: date and state" }));
+  if (titles.length === 0) return escapeMarkup(label);
+  const count = titles.length;
+  const incidents = TITLES_SLOT;
+  const sentence = i18n._(
+    msg({
+      message: plural(count, { 1: `${label}. Incident: ${incidents}`, other: `${label}. # incidents: ${incidents}` }),
+      comment: "A day on the uptime bars with its incidents; the titles are the operator's, separated by semicolons",
+    }),
+  );
+  const list = escapeMarkup(titles.join("; "));
+  const titlesMarkup = page.operatorLang ? `<span lang="${page.operatorLang}">${list}</span>` : list;
+  return escapeMarkup(sentence).replace(TITLES_SLOT, () => titlesMarkup);
 }
 
 /**
  * The bars as markup, oldest first: an operational day is a bare <li> (the markup repeats 450 times), the last one is
  * the row's tab stop, and <b> (the shortest element) holds the text apart from the bar.
  */
-export function barsHtml(entry: StatusEntry, historyStart: string, incidentTitles: Record<string, string>): string {
+export function barsHtml(
+  entry: StatusEntry,
+  historyStart: string,
+  incidentTitles: Record<string, string>,
+  page: BarsLocale,
+): string {
   const first = Date.parse(`${historyStart}T00:00:00.000Z`);
   const last = entry.days.length - 1;
   return [...entry.days]
     .map((code, index) => {
       const worst = DAY_BY_CODE[code] ?? "none";
       const note = entry.notes[index];
-      const label = escapeMarkup(dayLabel(new Date(first + index * DAY_MS), worst, note, incidentTitles));
+      const label = dayLabelMarkup(new Date(first + index * DAY_MS), worst, note, incidentTitles, page);
       const className = worst === "operational" && !note ? "" : ` class="day-${worst}"`;
       return `<li${index === last ? ' tabindex="0"' : ""}${className}><b>${label}</b></li>`;
     })
@@ -60,10 +101,13 @@ const MOVES: Record<string, (index: number, last: number) => number> = {
   Home: () => 0,
   End: (_i, last) => last,
 };
+/** Right to left the row runs from today on the left: the arrow keys move the other way through the days. */
+const RTL_KEYS: Record<string, string> = { ArrowLeft: "ArrowRight", ArrowRight: "ArrowLeft" };
 
 /** Moves the row's one tab stop to the day the key asks for, among the days that are shown (phones hide 60). */
 function moveFocus(event: KeyboardEvent<HTMLOListElement>) {
-  const step = MOVES[event.key];
+  const rtl = getComputedStyle(event.currentTarget).direction === "rtl";
+  const step = MOVES[(rtl && RTL_KEYS[event.key]) || event.key];
   const current = event.target as HTMLElement;
   if (!step || current.parentElement !== event.currentTarget) return;
   const bars = [...event.currentTarget.children] as HTMLElement[];
@@ -90,12 +134,24 @@ export function UptimeBars({
   historyStart: string;
   incidentTitles: Record<string, string>;
 }) {
-  const html = useMemo(() => barsHtml(entry, historyStart, incidentTitles), [entry, historyStart, incidentTitles]);
+  const { i18n, t } = useLingui();
+  const { locale, tag } = useLocale();
+  const html = useMemo(
+    () =>
+      barsHtml(entry, historyStart, incidentTitles, {
+        i18n,
+        tag,
+        fullDayFromStylesheet: locale === DEFAULT_LOCALE,
+        operatorLang: operatorTextLang(locale),
+      }),
+    [entry, historyStart, incidentTitles, i18n, tag, locale],
+  );
+  const product = entry.name;
   return (
     // biome-ignore lint/a11y/noNoninteractiveElementInteractions: the list hands its one tab stop between its bars
     <ol
       className="day-bars relative mt-2 flex h-9 gap-px"
-      aria-label={`${entry.name}: daily uptime, last 90 days`}
+      aria-label={t`${product}: daily uptime, last 90 days`}
       onKeyDown={moveFocus}
       // biome-ignore lint/security/noDangerouslySetInnerHtml: our own markup, every label escaped (barsHtml)
       dangerouslySetInnerHTML={{ __html: html }}

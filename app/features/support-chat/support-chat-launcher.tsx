@@ -1,3 +1,4 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { ChatBubbleIcon } from "~/components/icons";
 import { useEarlyClick } from "~/features/layout/early-clicks";
@@ -7,10 +8,12 @@ const loadPanel = () => import("./support-chat-panel");
 const SupportChatPanel = lazy(loadPanel);
 
 /**
- * The round button at the bottom right. The panel's code (with its captcha) is fetched when a pointer rests on the
- * button, it takes focus, or it is clicked: on idle it cost every page ~60 KB and a long task while hydrating.
+ * The round button at the bottom right (left on right-to-left pages). The panel's code (with its captcha) is fetched
+ * when a pointer rests on the button, it takes focus, or it is clicked: on idle it cost every page ~60 KB and a long
+ * task while hydrating.
  */
 export function SupportChatLauncher() {
+  const { t } = useLingui();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
@@ -42,14 +45,14 @@ export function SupportChatLauncher() {
       <button
         ref={buttonRef}
         type="button"
-        aria-label="Open support chat"
+        aria-label={t`Open support chat`}
         data-early-click="support-chat"
         aria-expanded={open}
         aria-controls={requested ? SUPPORT_CHAT_PANEL_ID : undefined}
         onClick={() => (open ? closeChat() : openChat())}
         onPointerEnter={() => void loadPanel().catch(() => {})}
         onFocus={() => void loadPanel().catch(() => {})}
-        className="fixed right-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/30 hover:bg-sky-400"
+        className="fixed end-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/30 hover:bg-sky-400"
       >
         <ChatBubbleIcon className="size-6" />
       </button>
@@ -59,9 +62,9 @@ export function SupportChatLauncher() {
             open ? (
               <p
                 role="status"
-                className="fixed right-4 bottom-20 z-50 rounded-lg bg-slate-800 px-4 py-3 text-slate-100 text-sm"
+                className="fixed end-4 bottom-20 z-50 rounded-lg bg-slate-800 px-4 py-3 text-slate-100 text-sm"
               >
-                Loading support chat…
+                <Trans>Loading support chat…</Trans>
               </p>
             ) : null
           }

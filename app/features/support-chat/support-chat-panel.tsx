@@ -1,9 +1,12 @@
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useId } from "react";
 import { ChevronDownOutlineIcon, SendIcon, XMarkOutlineIcon } from "~/components/icons";
-import { formatMessageTime, placeholderFor } from "./conversation";
+import { useLocale } from "~/features/i18n/use-locale";
+import { formatMessageTime } from "./conversation";
 import { SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 import { MAX_ANSWER_LENGTH, SUPPORT_CATEGORIES } from "./support-chat";
+import { CATEGORY_NAMES, shownPlaceholder, shownText } from "./support-chat-messages";
 import { useSupportChat } from "./use-support-chat";
 
 /** The support chat panel: loaded lazily by the launcher and kept mounted (hidden) after the first open. */
@@ -12,6 +15,10 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
   const { state, phase, draft, refs } = chat;
   const titleId = useId();
   const counterId = useId();
+  const { t, i18n } = useLingui();
+  const { dir } = useLocale();
+  const typed = draft.length;
+  const max = MAX_ANSWER_LENGTH;
 
   return (
     <section
@@ -22,16 +29,16 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
       aria-labelledby={titleId}
       tabIndex={-1}
       hidden={!open}
-      className="fixed right-4 bottom-20 z-50 flex h-[500px] max-h-[calc(100dvh-6rem)] w-80 flex-col overflow-hidden rounded-xl border border-slate-700 bg-slate-900 text-slate-100 shadow-2xl shadow-black/50 focus:outline-none sm:w-96"
+      className="fixed end-4 bottom-20 z-50 flex h-[500px] max-h-[calc(100dvh-6rem)] w-80 flex-col overflow-hidden rounded-xl border border-slate-700 bg-slate-900 text-slate-100 shadow-2xl shadow-black/50 focus:outline-none sm:w-96"
     >
       <div className="flex items-center justify-between border-slate-700 border-b bg-slate-800 px-4 py-3">
         <h2 id={titleId} className="font-semibold text-base">
-          Support Chat
+          <Trans>Support Chat</Trans>
         </h2>
         <button
           type="button"
           onClick={onClose}
-          aria-label="Close support chat"
+          aria-label={t`Close support chat`}
           className="rounded-md p-1 text-slate-300 hover:bg-slate-700 hover:text-slate-100"
         >
           <XMarkOutlineIcon className="size-5" />
@@ -40,16 +47,20 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
 
       <ul
         ref={refs.listRef}
-        aria-label="Conversation"
+        aria-label={t`Conversation`}
         className="max-h-[350px] flex-1 space-y-3 overflow-y-auto px-4 py-3"
       >
         {state.messages.map((message) => (
           <li key={message.id} className={message.isUser ? "flex flex-col items-end" : "flex flex-col items-start"}>
-            <span className="sr-only">{message.isUser ? "You" : "Support"}: </span>
+            <span className="sr-only">
+              {message.isUser
+                ? t({ message: "You:", comment: "Support chat, for screen readers: the visitor's own message follows" })
+                : t({ message: "Support:", comment: "Support chat, for screen readers: our message follows" })}{" "}
+            </span>
             <p
               className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${message.isUser ? "bg-sky-700 text-white" : "bg-slate-800 text-slate-100"}`}
             >
-              {message.content}
+              {shownText(i18n, state, message)}
             </p>
             <time dateTime={message.timestamp} className="mt-1 text-slate-300 text-xs">
               {formatMessageTime(message.timestamp)}
@@ -59,12 +70,12 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
         {phase === "choosing" ? (
           <li>
             {/* Non-modal: the modal variant injects an inline <style> for scroll locking, which our CSP blocks. */}
-            <DropdownMenu.Root modal={false}>
+            <DropdownMenu.Root modal={false} dir={dir}>
               <DropdownMenu.Trigger
                 ref={refs.categoryTriggerRef}
                 className="inline-flex items-center gap-2 rounded-md border border-slate-600 bg-slate-800 px-3 py-2 text-sm hover:border-sky-400"
               >
-                Select a category
+                <Trans>Select a category</Trans>
                 <ChevronDownOutlineIcon className="size-4" />
               </DropdownMenu.Trigger>
               <DropdownMenu.Portal>
@@ -81,7 +92,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
                       onSelect={() => chat.chooseCategory(category)}
                       className="cursor-pointer rounded px-3 py-2 text-slate-100 text-sm outline-none data-[highlighted]:bg-sky-700"
                     >
-                      {category}
+                      {i18n._(CATEGORY_NAMES[category])}
                     </DropdownMenu.Item>
                   ))}
                 </DropdownMenu.Content>
@@ -92,7 +103,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
       </ul>
 
       <div aria-live="polite" className="sr-only">
-        {chat.lastBotMessage?.content}
+        {chat.lastBotMessage ? shownText(i18n, state, chat.lastBotMessage) : null}
       </div>
 
       {phase === "complete" ? (
@@ -104,7 +115,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
               onClick={chat.retrySending}
               className="rounded-md bg-sky-500 px-3 py-1.5 font-semibold text-slate-950 text-sm hover:bg-sky-400"
             >
-              Retry sending
+              <Trans>Retry sending</Trans>
             </button>
           ) : null}
           <button
@@ -113,7 +124,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             onClick={chat.startOver}
             className="rounded-md border border-slate-600 px-3 py-1.5 text-slate-100 text-sm hover:border-sky-400"
           >
-            New request
+            <Trans>New request</Trans>
           </button>
         </div>
       ) : null}
@@ -131,8 +142,8 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             value={draft}
             onChange={(event) => chat.setDraft(event.target.value)}
             onKeyDown={chat.onInputKeyDown}
-            placeholder={placeholderFor(state)}
-            aria-label="Your answer"
+            placeholder={shownPlaceholder(i18n, state)}
+            aria-label={t`Your answer`}
             aria-describedby={chat.showCounter ? counterId : undefined}
             disabled={!chat.typing}
             maxLength={MAX_ANSWER_LENGTH}
@@ -142,20 +153,20 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
           <button
             type="submit"
             disabled={!chat.canSend}
-            aria-label="Send message"
+            aria-label={t`Send message`}
             className="flex size-10 items-center justify-center rounded-md bg-sky-500 text-slate-950 hover:bg-sky-400 disabled:cursor-not-allowed disabled:bg-slate-700 disabled:text-slate-300"
           >
-            <SendIcon className="size-5" />
+            <SendIcon className="size-5 rtl:-scale-x-100" />
           </button>
         </div>
         {chat.showCounter ? (
-          <p id={counterId} className="mt-1 text-right text-slate-300 text-xs">
-            {draft.length}/{MAX_ANSWER_LENGTH} characters
+          <p id={counterId} className="mt-1 text-end text-slate-300 text-xs">
+            <Plural value={max} one={`${typed}/# character`} other={`${typed}/# characters`} />
           </p>
         ) : null}
         {state.submission === "sending" ? (
           <p role="status" className="mt-1 text-slate-300 text-xs">
-            Sending your request…
+            <Trans>Sending your request…</Trans>
           </p>
         ) : null}
       </form>

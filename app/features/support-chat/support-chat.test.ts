@@ -31,4 +31,16 @@ describe("support request schema", () => {
       true,
     );
   });
+
+  it("carries the language the visitor chatted in, refuses one the shop does not speak, and accepts none", () => {
+    const request = { category: "Key Reset", answers: ["a", "b", "c"], altcha };
+    expect(supportRequestSchema.parse({ ...request, locale: "de" }).locale).toBe("de");
+    expect(supportRequestSchema.parse({ ...request, locale: "pt-br" }).locale).toBe("pt-br");
+    // Clients from before the field existed send no locale.
+    expect(supportRequestSchema.parse(request).locale).toBeUndefined();
+    for (const locale of ["fr", "DE", "", 1, "__proto__"]) {
+      const parsed = supportRequestSchema.safeParse({ ...request, locale });
+      expect(parsed.error?.issues[0]?.message, String(locale)).toBe("Unknown locale");
+    }
+  });
 });

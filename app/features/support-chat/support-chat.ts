@@ -1,9 +1,17 @@
 import { z } from "zod";
+import { type AnyLocale, LOCALE_CODES, PSEUDO_LOCALE } from "~/features/i18n/locales";
 
+/**
+ * The categories, by their English names: what a request carries and the chat channel shows, whatever language the
+ * visitor chatted in (support-chat-messages.ts has the names the visitor sees). Renaming one breaks older clients.
+ */
 export const SUPPORT_CATEGORIES = ["Product Support", "Purchase Support", "Key Reset"] as const;
 export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
 
-/** The fixed questions per category; the server checks the answer count against these and the webhook repeats them. */
+/**
+ * The fixed questions per category, in the shop's language: the server checks the answer count against these and the
+ * webhook repeats them (the visitor is asked them in the page's language, support-chat-messages.ts).
+ */
 export const SUPPORT_QUESTIONS: Record<SupportCategory, readonly string[]> = {
   "Product Support": [
     "Which product are you having issues with?",
@@ -44,10 +52,17 @@ export function isSupportCategory(value: unknown): value is SupportCategory {
 
 export const LONE_SURROGATE_MESSAGE = "Answers cannot contain broken characters (a lone UTF-16 surrogate)";
 
-/** What the browser sends to POST /api/support (the server parses it with the same schema). */
+const REQUEST_LOCALES: [AnyLocale, ...AnyLocale[]] = [PSEUDO_LOCALE, ...LOCALE_CODES];
+
+/**
+ * What the browser sends to POST /api/support (the server parses it with the same schema). `locale` is the language
+ * of the page the visitor chatted on, so the team knows which language to answer in; clients from before it existed
+ * send none.
+ */
 export const supportRequestSchema = z
   .object({
     category: z.enum(SUPPORT_CATEGORIES, { message: "Unknown support category" }),
+    locale: z.enum(REQUEST_LOCALES, { message: "Unknown locale" }).optional(),
     answers: z.array(
       z
         .string({ message: "Answers must be text" })

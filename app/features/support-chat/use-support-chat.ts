@@ -1,5 +1,7 @@
+import { useLingui } from "@lingui/react/macro";
 import { type KeyboardEvent, useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { solveCaptcha } from "~/features/captcha/captcha-solver.client";
+import { useLocale } from "~/features/i18n/use-locale";
 import { toast } from "~/features/layout/toasts";
 import {
   answerProblem,
@@ -38,6 +40,8 @@ type FocusTarget = "input" | "finish" | "category";
  * reloads), where focus goes after each step, Escape, and submitting the answers with a solved captcha.
  */
 export function useSupportChat({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useLingui();
+  const { locale } = useLocale();
   const [state, dispatch] = useReducer(conversationReducer, undefined, readStoredState);
   const [draft, setDraft] = useState("");
   const stateRef = useRef(state);
@@ -112,17 +116,19 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     let outcome: "sent" | "failed" = "sent";
     try {
       const { payload: altcha } = await solveCaptcha();
-      await postSupportRequest({ category: current.category, answers: current.answers, altcha });
-      toast.success("Request submitted", { description: "Our support team will respond shortly." });
+      await postSupportRequest({ category: current.category, answers: current.answers, locale, altcha });
+      toast.success(t`Request submitted`, { description: t`Our support team will respond shortly.` });
     } catch (error) {
       outcome = "failed";
       console.error("Support chat: the request could not be submitted", error);
-      toast.error("Error", { description: "Failed to send message. Please try again." });
+      toast.error(t({ message: "Error", comment: "Support chat: the title of the toast saying sending failed" }), {
+        description: t`Failed to send message. Please try again.`,
+      });
     }
     // Focus lands on the button that matters next (Retry sending or New request) once it renders.
     pendingFocus.current = "finish";
     dispatch({ type: "submitted", outcome, now: new Date() });
-  }, []);
+  }, [locale, t]);
 
   const chooseCategory = (category: SupportCategory) => {
     pendingFocus.current = "input";

@@ -1,5 +1,6 @@
 // The chat channel (a Discord-compatible webhook). Its wire format stays in this module: callers pass our own types.
 import type { RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
+import { isLocale, localeInfo, PSEUDO_LOCALE } from "~/features/i18n/locales";
 import { retryAfterHeaderMs } from "~/platform/retry-after";
 
 /** The outbox category of a probe's status alert: it travels like a visitor's request but reads as an alert. */
@@ -10,6 +11,8 @@ export interface ChannelSupportRequest {
   category: string;
   questions: readonly string[];
   answers: readonly string[];
+  /** The language the visitor chatted in (`de`), named in the message; absent for alerts and older requests. */
+  locale?: string | null;
   /** ISO-8601 time the visitor submitted the request. */
   createdAt: string;
 }
@@ -182,21 +185,39 @@ function flowIntoDescriptions(sections: string[], max: number): string[] {
 }
 
 /**
- * The request as descriptions: each question in bold, its answer on the next line, sections separated by a blank line.
- * Everything that fits `budget` (Discord's 6000 characters across embeds) is kept whole, in as many descriptions of
- * at most 4096 as it takes; only what cannot fit is cut, fairly across answers and ending in "…".
+ * The request as descriptions: `lead` (our own line, e.g. the language) first, then each question in bold with its
+ * answer on the next line, sections separated by a blank line. Everything that fits `budget` (Discord's 6000
+ * characters across embeds) is kept whole, in as many descriptions of at most 4096 as it takes; only what cannot fit
+ * is cut, fairly across answers and ending in "…".
  */
-export function buildDescriptions(questions: readonly string[], answers: readonly string[], budget: number): string[] {
+export function buildDescriptions(
+  questions: readonly string[],
+  answers: readonly string[],
+  budget: number,
+  lead?: string,
+): string[] {
   const headings = questions.map((q) => `**${escapeMarkdown(q)}**\n`);
   const bodies = questions.map((_, i) => renderAnswer(answers[i]));
+  const leading = lead === undefined ? [] : [lead];
+  const sections = leading.length + questions.length;
   const fixed =
-    headings.reduce((sum, h) => sum + h.length, 0) + SECTION_SEPARATOR.length * Math.max(0, questions.length - 1);
+    [...leading, ...headings].reduce((sum, h) => sum + h.length, 0) +
+    SECTION_SEPARATOR.length * Math.max(0, sections - 1);
   const wanted = bodies.reduce((sum, b) => sum + b.length, 0);
   const fitted = fixed + wanted <= budget ? bodies : fitTexts(bodies, Math.max(0, budget - fixed));
-  return flowIntoDescriptions(
-    headings.map((h, i) => `${h}${fitted[i]}`),
-    CHANNEL_LIMITS.description,
-  );
+  return flowIntoDescriptions([...leading, ...headings.map((h, i) => `${h}${fitted[i]}`)], CHANNEL_LIMITS.description);
+}
+
+const ENGLISH_LANGUAGE_NAMES = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/**
+ * The visitor's language as the team reads it, in English whatever the visitor chatted in: "German (de)",
+ * "Brazilian Portuguese (pt-br)"; a code this release does not know stays as it is.
+ */
+export function languageName(locale: string): string {
+  const tag = isLocale(locale) || locale === PSEUDO_LOCALE ? localeInfo(locale).tag : undefined;
+  const name = tag === undefined ? undefined : ENGLISH_LANGUAGE_NAMES.of(tag);
+  return name ? `${name} (${locale})` : locale;
 }
 
 /** Sum of the embeds' text fields, as Discord counts it against the 6000-character total. */
@@ -249,6 +270,7 @@ export function buildChatChannelMessage(request: ChannelSupportRequest): ChatCha
     request.questions,
     request.answers,
     CHANNEL_LIMITS.embedTotal - title.length - footer.length,
+    request.locale ? `Language: ${languageName(request.locale)}` : undefined,
   );
   const parts = descriptions.length > 0 ? descriptions : [undefined];
   return {

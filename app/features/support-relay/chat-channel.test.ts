@@ -8,6 +8,7 @@ import {
   type ChatChannelMessage,
   embedTextLength,
   escapeMarkdown,
+  languageName,
   markHiddenCharacters,
   renderAnswer,
   retryAfterMs,
@@ -332,5 +333,45 @@ describe("status alert message", () => {
 
   it("is green when the product is back", () => {
     expect(alert("Kestrel Vault is back up").embeds?.[0]?.color).toBe(STATUS_ALERT_COLORS.operational);
+  });
+});
+
+describe("the visitor's language", () => {
+  it("is named in English above the questions, which stay the English ones, with the answers as typed", () => {
+    const message = buildChatChannelMessage({
+      ...base,
+      locale: "de",
+      answers: ["Kestrel Vault", "Es stürzt ab", "Neu installiert", "ich@example.com"],
+    });
+    expect(message.content).toBe("New Product Support Request");
+    expect(message.embeds?.[0]?.title).toBe("Support Request - Product Support");
+    expect(message.embeds?.[0]?.description).toBe(
+      [
+        "Language: German (de)",
+        "**Which product are you having issues with?**\nKestrel Vault",
+        "**Please describe the issue you are experiencing.**\nEs stürzt ab",
+        "**What steps have you already tried to solve it?**\nNeu installiert",
+        "**What is your email address or chat username, so we can reach you?**\nich@example.com",
+      ].join("\n\n"),
+    );
+  });
+
+  it("names every language the shop speaks, and leaves a code it does not know as it is", () => {
+    expect(["en", "de", "es", "pt-br", "ar"].map(languageName)).toEqual([
+      "English (en)",
+      "German (de)",
+      "Spanish (es)",
+      "Brazilian Portuguese (pt-br)",
+      "Arabic (ar)",
+    ]);
+    expect(languageName("xx-unknown")).toBe("xx-unknown");
+  });
+
+  it("still keeps every Discord limit with the longest answers", () => {
+    const answers = SUPPORT_QUESTIONS["Product Support"].map(() => "*".repeat(900));
+    const message = buildChatChannelMessage({ ...base, locale: "pt-br", answers });
+    expect(embedTextLength(message)).toBeLessThanOrEqual(6000);
+    expect(discordPayloadProblems(message)).toEqual([]);
+    expect(message.embeds?.[0]?.description).toMatch(/^Language: Brazilian Portuguese \(pt-br\)\n\n\*\*Which/);
   });
 });

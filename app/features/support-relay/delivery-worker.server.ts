@@ -63,6 +63,7 @@ export async function deliverSupportRequest(request: SupportRequest, options: De
     category: request.category,
     questions: request.questions,
     answers: request.answers,
+    locale: request.locale,
     createdAt: request.createdAt,
   });
   const result = await postToChatChannel(options.webhookUrl, message, {

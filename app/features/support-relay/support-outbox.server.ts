@@ -20,6 +20,8 @@ export interface SupportRequest {
   category: OutboxCategory;
   questions: readonly string[];
   answers: string[];
+  /** The language the visitor chatted in (`de`); null for status alerts and requests from before it was kept. */
+  locale: string | null;
   createdAt: string;
   deliveryStatus: DeliveryStatus;
   attempts: number;
@@ -42,6 +44,7 @@ export function toSupportRequest(row: SupportRequestRow): SupportRequest {
     category,
     questions: category === STATUS_ALERT_CATEGORY ? STATUS_ALERT_FIELDS : (SUPPORT_QUESTIONS[category] ?? []),
     answers,
+    locale: row.locale ?? null,
     createdAt: row.created_at,
     deliveryStatus: row.delivery_status,
     attempts: Number(row.attempts),
@@ -56,7 +59,7 @@ export function toSupportRequest(row: SupportRequestRow): SupportRequest {
 /** Stores an accepted request; with no chat channel configured it waits as `no_channel` for an operator's retry. */
 export async function insertSupportRequest(
   db: Kysely<Database>,
-  input: { category: OutboxCategory; answers: string[] },
+  input: { category: OutboxCategory; answers: string[]; locale?: string },
   options: { channelConfigured: boolean; now?: Date },
 ): Promise<SupportRequest> {
   const now = (options.now ?? new Date()).toISOString();
@@ -64,6 +67,7 @@ export async function insertSupportRequest(
     id: crypto.randomUUID(),
     category: input.category,
     answers: JSON.stringify(input.answers),
+    locale: input.locale ?? null,
     created_at: now,
     delivery_status: options.channelConfigured ? "pending" : "no_channel",
     attempts: 0,

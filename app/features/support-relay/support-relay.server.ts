@@ -26,7 +26,7 @@ import { insertSupportRequest, requeueSupportRequests } from "./support-outbox.s
 let worker: DeliveryWorker | undefined;
 
 /** Stores the request (the outbox) and wakes the worker; once this resolves the request cannot be lost. */
-export async function acceptSupportRequest(input: Pick<SupportRequestInput, "category" | "answers">) {
+export async function acceptSupportRequest(input: Pick<SupportRequestInput, "category" | "answers" | "locale">) {
   const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined;
   const request = await insertSupportRequest(getDb().db, input, { channelConfigured });
   if (!channelConfigured) supportDeliveryAttempts.inc({ outcome: "no_channel" });
