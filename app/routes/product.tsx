@@ -1,3 +1,4 @@
+import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
@@ -55,6 +56,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
   // Only the shop's verified feedback rates the product for search engines; vouches and curated quotes do not.
   return {
+    displayCurrency: displayCurrencyOf(request, locale, getContent(locale)),
     product,
     categoryLabel,
     related,

@@ -1,3 +1,4 @@
+import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef } from "react";
@@ -46,6 +47,7 @@ export function loader({ request }: Route.LoaderArgs) {
   const { total, size, page, pageSize, pageCount, facets } = result;
   // `popular` travels only when offered, so a catalogue without sales counts sends nothing more.
   return {
+    displayCurrency: displayCurrencyOf(request, locale, getContent(locale)),
     view,
     ...(sorts.includes("popular") ? { popular: true as const } : {}),
     products: productCards(result.items),
