@@ -20,6 +20,7 @@ import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
 import { computeTotal, formatPrice } from "~/features/catalog/pricing";
 import { PurchaseArea } from "~/features/catalog/purchase-area";
+import { CurrencySwitch } from "~/features/currency/currency-switch";
 import { QuantityField, useSelectedQuantity } from "~/features/catalog/quantity-field";
 import { checkoutPageSettings } from "~/features/checkout/checkout.server";
 import { CouponField, useCouponCode } from "~/features/checkout/coupon-field";
@@ -206,6 +207,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               </output>
             </p>
             <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />
+            {loaderData.displayCurrency ? <CurrencySwitch display={loaderData.displayCurrency} /> : null}
           </div>
           {product.features.length > 0 ? (
             <section aria-labelledby="features-heading">

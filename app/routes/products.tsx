@@ -7,6 +7,7 @@ import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boun
 import { buttonStyles } from "~/components/ui/button-styles";
 import { productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
+import { CurrencySwitch } from "~/features/currency/currency-switch";
 import { CatalogPagination } from "~/features/catalog/catalog-pagination";
 import { CatalogueStatus } from "~/features/catalog/catalogue-status";
 import { getCatalogue, queryCatalogue } from "~/features/catalog/catalogue.server";
@@ -121,6 +122,11 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
         <p className="mt-2 text-slate-300">
           <Trans>Premium Windows software with licences from one day to lifetime.</Trans>
         </p>
+        {loaderData.displayCurrency ? (
+          <div className="mt-4">
+            <CurrencySwitch display={loaderData.displayCurrency} />
+          </div>
+        ) : null}
       </header>
       <CatalogFilterForm
         filters={view.filters}
