@@ -3,7 +3,8 @@ import type { DisplayCurrency } from "./money";
 
 /** The currency the page shows prices in: given by the loader of a page that shows prices (`displayCurrency`). */
 export function useDisplayCurrency(): DisplayCurrency | null {
-  for (const match of useMatches().toReversed()) {
+  const matches = useMatches();
+  for (const match of matches.toReversed()) {
     const data = match.loaderData as { displayCurrency?: DisplayCurrency | null } | undefined;
     if (data && "displayCurrency" in data) return data.displayCurrency ?? null;
   }
