@@ -1,4 +1,4 @@
-import type { MessageDescriptor } from "@lingui/core";
+import type { I18n, MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { DownloadIcon } from "~/components/icons";
@@ -21,10 +21,23 @@ const STATUS_LABELS: Record<Download["status"], MessageDescriptor> = {
   new: msg({ message: "new", context: "release status", comment: "Badge on a software release" }),
 };
 
+/** "48.2 MB" (the content's form) with the number and the unit as the page's language writes them: "48,2 MB". */
+function installerSize(i18n: I18n, text: string): string {
+  const [, amount = "0", decimals = "", unit] = /^(\d+(?:\.(\d+))?) (KB|MB|GB)$/.exec(text) ?? [];
+  const size = i18n.number(Number(amount), {
+    minimumFractionDigits: decimals.length,
+    maximumFractionDigits: decimals.length,
+  });
+  if (unit === "KB") return i18n._(msg({ message: `${size} KB`, comment: "An installer's size in kilobytes" }));
+  if (unit === "GB") return i18n._(msg({ message: `${size} GB`, comment: "An installer's size in gigabytes" }));
+  return i18n._(msg({ message: `${size} MB`, comment: "An installer's size in megabytes" }));
+}
+
 export function DownloadCard({ download }: { download: Download }) {
   const { t, i18n } = useLingui();
   const headingId = `download-${download.id}`;
-  const { name, version, size } = download;
+  const { name, version } = download;
+  const size = installerSize(i18n, download.size);
   // UTC, so server and browser render the same day.
   const date = i18n.date(new Date(`${download.date}T00:00:00Z`), {
     year: "numeric",
