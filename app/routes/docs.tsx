@@ -15,9 +15,10 @@ import type { Route } from "./+types/docs";
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
-  const { docs } = getContent(localeOfRequest(request));
+  const locale = localeOfRequest(request);
+  const { docs } = getContent(locale);
   const requested = new URL(request.url).searchParams.get("product");
-  const view = selectDocs(docs, getCatalogue().all(), requested, getContent(DEFAULT_LOCALE).docs);
+  const view = selectDocs(docs, getCatalogue(locale).all(), requested, getContent(DEFAULT_LOCALE).docs);
   return { view, intro: docs.intro, resources: docs.resources };
 }
 

@@ -20,8 +20,9 @@ import type { Route } from "./+types/home";
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
-  const { site } = getContent(localeOfRequest(request));
-  const tiles = homeTileProducts(site.homeTiles, getCatalogue());
+  const locale = localeOfRequest(request);
+  const { site } = getContent(locale);
+  const tiles = homeTileProducts(site.homeTiles, getCatalogue(locale));
   return {
     hero: site.hero,
     tagline: site.tagline,
