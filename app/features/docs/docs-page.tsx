@@ -156,7 +156,8 @@ export function DocsPage({
             </ul>
           </nav>
         ) : null}
-        <ul className="mt-6 space-y-4">
+        {/* Steps name paths and settings: a long one breaks rather than push a phone-wide page sideways. */}
+        <ul className="mt-6 space-y-4 break-words">
           {view.entries.map((entry) => (
             <li key={entry.anchor}>
               <DocEntryCard entry={entry} />
