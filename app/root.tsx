@@ -1,4 +1,5 @@
 import "~/lib/zod-without-eval";
+import { msg } from "@lingui/core/macro";
 import {
   Link,
   Links,
@@ -6,6 +7,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunction,
   useLocation,
   useMatches,
   useRouteLoaderData,
@@ -22,6 +24,8 @@ import { LanguageAlternates } from "~/features/i18n/language-alternates";
 import { LanguageSuggestionBanner } from "~/features/i18n/language-suggestion-banner";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeInfo, localeOfPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
@@ -43,12 +47,23 @@ export function loader({ request }: Route.LoaderArgs) {
 // The router owns page transitions: a navigation to another page waits ~100 ms here while the page fades out.
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [({ request }) => waitBeforeLeavingPage(request)];
 
+/** The chrome (navigation, footer) is in the page's language: a link into another language reads it again. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  localeOfPath(currentUrl.pathname) !== localeOfPath(nextUrl.pathname) || defaultShouldRevalidate;
+
 /** Pages set their own meta; this only titles the error pages, which render in the root's boundary. */
-export const meta: Route.MetaFunction = ({ error }) => {
+export const meta: Route.MetaFunction = ({ error, location, loaderData }) => {
   if (!error) return [];
+  const i18n = translatorFor(localeOfPath(location.pathname));
+  const brand = loaderData?.layout.brand ?? "Kestrel Software";
   const status = errorStatusOf(error);
-  const title = status === 404 ? "Page not found" : status === 503 ? "Back in a moment" : "Unexpected error";
-  return [{ title: `${title} | Kestrel Software` }, { name: "robots", content: "noindex" }];
+  const title =
+    status === 404
+      ? i18n._(msg`Page not found | ${brand}`)
+      : status === 503
+        ? i18n._(msg`Back in a moment | ${brand}`)
+        : i18n._(msg`Unexpected error | ${brand}`);
+  return [{ title }, { name: "robots", content: "noindex" }];
 };
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -88,7 +103,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
     <div className="flex min-h-screen flex-col">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
       >
         <Trans>Skip to content</Trans>
       </a>
@@ -137,12 +152,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** Every way out of a root error page: back to the home page. */
 function ReturnHomeLink() {
+  const { path } = useLocale();
   return (
     <Link
-      to="/"
+      to={path("/")}
       className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400"
     >
-      Return to Home
+      <Trans>Return to Home</Trans>
     </Link>
   );
 }
@@ -151,14 +167,17 @@ const rootStatusHandlers = {
   // 503: the database is briefly out of reach; the shop says so instead of reporting a fault.
   503: () => (
     <ErrorCard
-      title="Back in a moment"
-      message="This page is briefly unavailable while we reconnect. Please try again in a minute."
+      title={<Trans>Back in a moment</Trans>}
+      message={<Trans>This page is briefly unavailable while we reconnect. Please try again in a minute.</Trans>}
     >
       <ReturnHomeLink />
     </ErrorCard>
   ),
   404: () => (
-    <ErrorCard title="Oops! Page not found" message="The page you are looking for does not exist or has moved.">
+    <ErrorCard
+      title={<Trans>Oops! Page not found</Trans>}
+      message={<Trans>The page you are looking for does not exist or has moved.</Trans>}
+    >
       <ReturnHomeLink />
     </ErrorCard>
   ),
@@ -167,11 +186,11 @@ const rootStatusHandlers = {
 function unexpectedError(error: unknown) {
   return (
     <ErrorCard
-      title="Unexpected Application Error!"
-      message="Something went wrong on our side. Please try again in a moment."
+      title={<Trans>Unexpected Application Error!</Trans>}
+      message={<Trans>Something went wrong on our side. Please try again in a moment.</Trans>}
     >
       {import.meta.env.DEV && error instanceof Error ? (
-        <pre className="mt-6 overflow-auto text-left text-xs">{error.stack}</pre>
+        <pre className="mt-6 overflow-auto text-start text-xs">{error.stack}</pre>
       ) : null}
       <ReturnHomeLink />
     </ErrorCard>

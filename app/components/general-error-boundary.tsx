@@ -40,8 +40,8 @@ export function ErrorCard({
   titleClassName = "text-4xl font-bold",
   children,
 }: {
-  title: string;
-  message: string;
+  title: ReactNode;
+  message: ReactNode;
   titleClassName?: string;
   children: ReactNode;
 }) {

@@ -1,3 +1,5 @@
+import { msg } from "@lingui/core/macro";
+import { Trans } from "@lingui/react/macro";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { homeTileProducts } from "~/features/catalog/catalog";
 import { ProductTileList } from "~/features/catalog/product-tile";
@@ -6,6 +8,10 @@ import { getContent } from "~/features/content/content.server";
 import { HowItWorks } from "~/features/home/how-it-works";
 import { SellingPointsMarquee } from "~/features/home/selling-points-marquee";
 import { VideoFacade } from "~/features/home/video-facade";
+import { localeOfRequest } from "~/features/i18n/locale.server";
+import { localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { pageMeta } from "~/features/layout/page-meta";
 import { Link } from "react-router";
 import type { RouteCacheHandle } from "~/lib/route-cache";
@@ -13,9 +19,10 @@ import type { Route } from "./+types/home";
 
 export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
-export function loader() {
-  const { site } = getContent();
-  const tiles = homeTileProducts(site.homeTiles, getCatalogue());
+export function loader({ request }: Route.LoaderArgs) {
+  const locale = localeOfRequest(request);
+  const { site } = getContent(locale);
+  const tiles = homeTileProducts(site.homeTiles, getCatalogue(locale));
   return {
     hero: site.hero,
     tagline: site.tagline,
@@ -27,17 +34,26 @@ export function loader() {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
-  pageMeta(matches[0].loaderData, {
-    title: `${loaderData?.hero.title ?? "Kestrel Software"} | ${loaderData?.tagline ?? ""}`,
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
+  const locale = localeOfPath(location.pathname);
+  const title = loaderData?.hero.title ?? "Kestrel Software";
+  const tagline = loaderData?.tagline ?? "";
+  return pageMeta(matches[0].loaderData, {
+    title: translatorFor(locale)._(
+      msg({ message: `${title} | ${tagline}`, comment: "The home page's <title>: the shop's name, then its tagline" }),
+    ),
     appendBrand: false,
     description: loaderData?.description ?? "",
-    path: "/",
+    path: localizedPath("/", locale),
     image: loaderData?.video.poster.src,
   });
+};
 
 export default function HomeRoute({ loaderData }: Route.ComponentProps) {
   const { hero, tagline, video, sellingPoints, howItWorks, tiles } = loaderData;
+  const { path, dir } = useLocale();
+  // A text arrow is not mirrored by the bidi algorithm, so a right-to-left page gets the one pointing its way.
+  const arrow = dir === "rtl" ? "←" : "→";
   return (
     <div className="space-y-20 pb-8 sm:space-y-24">
       <section className="relative overflow-hidden">
@@ -53,11 +69,11 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
             </h1>
             <p className="mt-5 max-w-xl text-lg text-slate-300">{hero.subtitle}</p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <Link to="/products" className={`${buttonStyles.primary} px-6 py-3 text-base`}>
-                View Products
+              <Link to={path("/products")} className={`${buttonStyles.primary} px-6 py-3 text-base`}>
+                <Trans>View Products</Trans>
               </Link>
               <a href="#how-it-works-heading" className={`${buttonStyles.secondary} px-6 py-3 text-base`}>
-                How it works
+                <Trans>How it works</Trans>
               </a>
             </div>
           </div>
@@ -70,10 +86,12 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="tiles-heading" className="mx-auto max-w-6xl px-4">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <h2 id="tiles-heading" className="text-3xl font-bold text-white">
-            Popular products
+            <Trans>Popular products</Trans>
           </h2>
-          <Link to="/products" className="rounded text-sm font-semibold text-sky-300 hover:underline">
-            All products <span aria-hidden="true">→</span>
+          <Link to={path("/products")} className="rounded text-sm font-semibold text-sky-300 hover:underline">
+            <Trans comment="{arrow} is → (← in right-to-left languages), pointing onwards to the catalogue">
+              All products <span aria-hidden="true">{arrow}</span>
+            </Trans>
           </Link>
         </div>
         <ProductTileList products={tiles} />

@@ -1,6 +1,10 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "react-router";
+import { useLocale } from "~/features/i18n/use-locale";
 import type { DocEntry, DocsFile } from "./docs.content";
-import { type DocsView, docEntryAnchor } from "./docs";
+import type { DocsView } from "./docs";
 
 const TYPE_STYLES: Record<DocEntry["type"], string> = {
   error: "bg-rose-500/15 text-rose-200 ring-rose-400/40",
@@ -8,17 +12,26 @@ const TYPE_STYLES: Record<DocEntry["type"], string> = {
   info: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
 };
 
+/** The badge on a docs entry, shown in capitals: what kind of problem the entry is about. */
+const TYPE_LABELS: Record<DocEntry["type"], MessageDescriptor> = {
+  error: msg({ message: "error", context: "docs entry type", comment: "Badge on a troubleshooting article" }),
+  warning: msg({ message: "warning", context: "docs entry type", comment: "Badge on a troubleshooting article" }),
+  info: msg({ message: "info", context: "docs entry type", comment: "Badge on a troubleshooting article" }),
+};
+
 /** Product choice is a list of plain links (`/docs?product=capture`), so it works without JavaScript. */
 export function DocsProductSelector({ view }: { view: DocsView }) {
+  const { t } = useLingui();
+  const { path } = useLocale();
   return (
-    <nav aria-label="Choose a product">
+    <nav aria-label={t`Choose a product`}>
       <ul className="flex flex-wrap justify-center gap-2">
         {view.options.map((option) => {
           const current = option.slug === view.selected.slug;
           return (
             <li key={option.slug}>
               <Link
-                to={`/docs?product=${option.slug}`}
+                to={path(`/docs?product=${option.slug}`)}
                 preventScrollReset
                 aria-current={current ? "page" : undefined}
                 className={`block rounded-full px-4 py-2 text-sm font-medium ring-1 transition-colors ${current ? "bg-sky-500 text-slate-950 ring-sky-400" : "bg-white/5 text-slate-200 ring-white/10 hover:bg-white/10"}`}
@@ -33,23 +46,23 @@ export function DocsProductSelector({ view }: { view: DocsView }) {
   );
 }
 
-export function DocEntryCard({ entry }: { entry: DocEntry }) {
+export function DocEntryCard({ entry }: { entry: DocsView["entries"][number] }) {
+  const { i18n } = useLingui();
   return (
-    <article
-      id={docEntryAnchor(entry.title)}
-      className="scroll-mt-24 rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6"
-    >
+    <article id={entry.anchor} className="scroll-mt-24 rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6">
       <div className="flex flex-wrap items-center gap-3">
         <h3 className="text-lg font-semibold text-white">{entry.title}</h3>
         <span
           className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${TYPE_STYLES[entry.type]}`}
         >
-          {entry.type}
+          {i18n._(TYPE_LABELS[entry.type])}
         </span>
       </div>
       <p className="mt-3 text-slate-300">{entry.description}</p>
-      <h4 className="mt-4 text-sm font-semibold text-sky-200">Solution</h4>
-      <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-300 marker:text-sky-300">
+      <h4 className="mt-4 text-sm font-semibold text-sky-200">
+        <Trans comment="Heading over the steps that fix a problem">Solution</Trans>
+      </h4>
+      <ol className="mt-2 list-decimal space-y-1 ps-5 text-slate-300 marker:text-sky-300">
         {entry.solution.map((step) => (
           <li key={step}>{step}</li>
         ))}
@@ -59,22 +72,30 @@ export function DocEntryCard({ entry }: { entry: DocEntry }) {
 }
 
 export function DocsResources({ resources }: { resources: DocsFile["resources"] }) {
+  const { path } = useLocale();
   if (resources.length === 0) return null;
   return (
     <section aria-labelledby="docs-resources" className="mt-12">
       <h2 id="docs-resources" className="text-xl font-semibold text-white">
-        Additional resources
+        <Trans>Additional resources</Trans>
       </h2>
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {resources.map((resource) => {
           const external = resource.href.startsWith("https://");
           const className =
             "flex h-full flex-col rounded-xl border border-white/10 bg-white/5 px-4 py-3 hover:border-sky-400/60 hover:bg-white/10";
+          const { label } = resource;
           const body = (
             <>
               <span className="font-semibold text-white">
-                {resource.label}
-                {external ? <span className="sr-only"> (opens in a new tab)</span> : null}
+                {external ? (
+                  <Trans>
+                    {label}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </Trans>
+                ) : (
+                  label
+                )}
               </span>
               <span className="text-sm text-slate-300">{resource.description}</span>
             </>
@@ -86,7 +107,7 @@ export function DocsResources({ resources }: { resources: DocsFile["resources"] 
                   {body}
                 </a>
               ) : (
-                <Link to={resource.href} className={className}>
+                <Link to={path(resource.href)} className={className}>
                   {body}
                 </Link>
               )}
@@ -107,25 +128,27 @@ export function DocsPage({
   view: DocsView;
   resources: DocsFile["resources"];
 }) {
+  const { t } = useLingui();
+  const { name } = view.selected;
+  const count = view.entries.length;
   return (
     <>
       <DocsProductSelector view={view} />
       <section aria-labelledby="docs-entries" className="mt-10">
         <h2 id="docs-entries" className="text-2xl font-semibold text-white">
-          {view.selected.name} troubleshooting
+          <Trans comment="{name} is a product's name">{name} troubleshooting</Trans>
         </h2>
         <p className="mt-1 text-sm text-slate-300">
-          {view.entries.length} {view.entries.length === 1 ? "article" : "articles"}. {intro}
+          <Trans comment="How many articles the product has, then the docs' introduction (from the content)">
+            <Plural value={count} one="# article." other="# articles." /> {intro}
+          </Trans>
         </p>
         {view.entries.length > 1 ? (
-          <nav aria-label="On this page" className="mt-4">
+          <nav aria-label={t`On this page`} className="mt-4">
             <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
               {view.entries.map((entry) => (
-                <li key={entry.title}>
-                  <a
-                    href={`#${docEntryAnchor(entry.title)}`}
-                    className="rounded text-sky-300 underline-offset-2 hover:underline"
-                  >
+                <li key={entry.anchor}>
+                  <a href={`#${entry.anchor}`} className="rounded text-sky-300 underline-offset-2 hover:underline">
                     {entry.title}
                   </a>
                 </li>
@@ -133,9 +156,10 @@ export function DocsPage({
             </ul>
           </nav>
         ) : null}
-        <ul className="mt-6 space-y-4">
+        {/* Steps name paths and settings: a long one breaks rather than push a phone-wide page sideways. */}
+        <ul className="mt-6 space-y-4 break-words">
           {view.entries.map((entry) => (
-            <li key={entry.title}>
+            <li key={entry.anchor}>
               <DocEntryCard entry={entry} />
             </li>
           ))}

@@ -36,6 +36,24 @@ describe("selectDocs", () => {
   });
 });
 
+describe("selectDocs in another language", () => {
+  it("names each entry's anchor after its English title, so a shared #fragment works in every language", () => {
+    const german: DocsFile = {
+      ...docs,
+      products: [
+        { product: "vault", entries: [entry("Aktivierung fehlgeschlagen"), entry("B"), entry("App stürzt ab")] },
+        docs.products[1]!,
+      ],
+    };
+    const view = selectDocs(german, products, "vault", docs);
+    expect(view.entries.map((e) => [e.title, e.anchor])).toEqual([
+      ["Aktivierung fehlgeschlagen", "a"],
+      ["B", "b"],
+      ["App stürzt ab", "c"],
+    ]);
+  });
+});
+
 describe("docEntryAnchor", () => {
   it("turns a title into a URL fragment", () => {
     expect(docEntryAnchor("App Crashing")).toBe("app-crashing");

@@ -1,9 +1,12 @@
+import type { I18n, MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { DownloadIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { Download } from "./downloads.content";
 
 /** Installers are delivered with the licence after purchase; this page only describes releases. */
-export const DOWNLOAD_NOTICE = "Download would start here. Please purchase the product first.";
+const DOWNLOAD_NOTICE = msg`Download would start here. Please purchase the product first.`;
 
 const STATUS_STYLES: Record<Download["status"], string> = {
   stable: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40",
@@ -11,15 +14,37 @@ const STATUS_STYLES: Record<Download["status"], string> = {
   new: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
 };
 
-function formatDate(isoDate: string): string {
-  // Fixed locale and UTC so server and browser render the same text.
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(
-    new Date(`${isoDate}T00:00:00Z`),
-  );
+/** The badge on a release, shown in capitals. */
+const STATUS_LABELS: Record<Download["status"], MessageDescriptor> = {
+  stable: msg({ message: "stable", context: "release status", comment: "Badge on a software release" }),
+  beta: msg({ message: "beta", context: "release status", comment: "Badge on a software release" }),
+  new: msg({ message: "new", context: "release status", comment: "Badge on a software release" }),
+};
+
+/** "48.2 MB" (the content's form) with the number and the unit as the page's language writes them: "48,2 MB". */
+function installerSize(i18n: I18n, text: string): string {
+  const [, amount = "0", decimals = "", unit] = /^(\d+(?:\.(\d+))?) (KB|MB|GB)$/.exec(text) ?? [];
+  const size = i18n.number(Number(amount), {
+    minimumFractionDigits: decimals.length,
+    maximumFractionDigits: decimals.length,
+  });
+  if (unit === "KB") return i18n._(msg({ message: `${size} KB`, comment: "An installer's size in kilobytes" }));
+  if (unit === "GB") return i18n._(msg({ message: `${size} GB`, comment: "An installer's size in gigabytes" }));
+  return i18n._(msg({ message: `${size} MB`, comment: "An installer's size in megabytes" }));
 }
 
 export function DownloadCard({ download }: { download: Download }) {
+  const { t, i18n } = useLingui();
   const headingId = `download-${download.id}`;
+  const { name, version } = download;
+  const size = installerSize(i18n, download.size);
+  // UTC, so server and browser render the same day.
+  const date = i18n.date(new Date(`${download.date}T00:00:00Z`), {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   return (
     <article
       aria-labelledby={headingId}
@@ -28,33 +53,37 @@ export function DownloadCard({ download }: { download: Download }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 id={headingId} className="text-lg font-semibold text-white">
-            {download.name}
+            {name}
           </h2>
           <p className="mt-0.5 text-sm text-slate-300">
-            Version {download.version} · {download.size}
-            {" · "}
-            <time dateTime={download.date}>{formatDate(download.date)}</time>
+            <Trans comment="A release's version, installer size and release date">
+              Version {version} · {size} · <time dateTime={download.date}>{date}</time>
+            </Trans>
           </p>
         </div>
         <span
           className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${STATUS_STYLES[download.status]}`}
         >
-          {download.status}
+          {i18n._(STATUS_LABELS[download.status])}
         </span>
       </div>
       <p className="mt-3 text-slate-300">{download.description}</p>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
         <div>
-          <h3 className="text-sm font-semibold text-sky-200">Requirements</h3>
-          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm text-slate-300">
+          <h3 className="text-sm font-semibold text-sky-200">
+            <Trans comment="System requirements of a release">Requirements</Trans>
+          </h3>
+          <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm text-slate-300">
             {download.requirements.map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ul>
         </div>
         <div>
-          <h3 className="text-sm font-semibold text-sky-200">What's new</h3>
-          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm text-slate-300">
+          <h3 className="text-sm font-semibold text-sky-200">
+            <Trans comment="Heading over a release's changelog">What's new</Trans>
+          </h3>
+          <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm text-slate-300">
             {download.changelog.map((line) => (
               <li key={line}>{line}</li>
             ))}
@@ -65,11 +94,11 @@ export function DownloadCard({ download }: { download: Download }) {
         <button
           type="button"
           className={`${buttonStyles.primary} w-full sm:w-auto`}
-          aria-label={`Download ${download.name} ${download.version}`}
-          onClick={() => window.alert(DOWNLOAD_NOTICE)}
+          aria-label={t`Download ${name} ${version}`}
+          onClick={() => window.alert(i18n._(DOWNLOAD_NOTICE))}
         >
           <DownloadIcon className="size-4" />
-          Download
+          <Trans comment="Button on a release">Download</Trans>
         </button>
       </div>
     </article>

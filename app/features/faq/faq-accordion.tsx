@@ -12,7 +12,7 @@ export function FaqAccordion({ items, group = "faq" }: { items: FaqItem[]; group
     <div className="divide-y divide-white/10 overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60">
       {items.map((item) => (
         <details key={item.id} id={item.id} name={group} className="group scroll-mt-24">
-          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-left font-medium text-white hover:bg-white/5 [&::-webkit-details-marker]:hidden">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-start font-medium text-white hover:bg-white/5 [&::-webkit-details-marker]:hidden">
             <span>{item.question}</span>
             <ChevronDownFineIcon className="size-5 shrink-0 text-sky-300 transition-transform group-open:rotate-180" />
           </summary>

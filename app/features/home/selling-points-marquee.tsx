@@ -1,14 +1,17 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
+import { useLocale } from "~/features/i18n/use-locale";
 import type { Site } from "~/features/layout/site.content";
 
-function PointList({ points, hidden }: { points: Site["sellingPoints"]; hidden?: boolean }) {
+function PointList({ points, hidden, dir }: { points: Site["sellingPoints"]; hidden?: boolean; dir?: "rtl" }) {
   return (
     <ul
       aria-hidden={hidden || undefined}
+      dir={dir}
       className={`flex shrink-0 ${hidden ? "motion-reduce:hidden" : "motion-reduce:flex-wrap motion-reduce:justify-center"}`}
     >
       {points.map((point) => (
-        <li key={point.title} className="pr-4">
+        <li key={point.title} className="pe-4">
           <div className="h-full w-64 rounded-xl border border-white/10 bg-slate-900/70 px-5 py-4">
             <p className="font-semibold text-white">{point.title}</p>
             <p className="mt-1 text-sm text-slate-300">{point.description}</p>
@@ -25,11 +28,17 @@ function PointList({ points, hidden }: { points: Site["sellingPoints"]; hidden?:
  */
 export function SellingPointsMarquee({ points }: { points: Site["sellingPoints"] }) {
   const [paused, setPaused] = useState(false);
+  const { t } = useLingui();
+  // The loop's keyframes slide a left-to-right track by half its width: a right-to-left page keeps the track that way
+  // round and lays out each copy of the list right to left.
+  const rtl = useLocale().dir === "rtl";
   return (
     <section aria-labelledby="selling-points-heading" className="group/marquee relative">
       <div className="mx-auto mb-4 flex max-w-6xl items-center justify-between gap-4 px-4">
         <h2 id="selling-points-heading" className="text-sm font-semibold tracking-widest text-sky-300 uppercase">
-          Why Kestrel
+          <Trans comment="The heading over the home page's selling points; Kestrel is the shop's name">
+            Why Kestrel
+          </Trans>
         </h2>
         <button
           type="button"
@@ -37,17 +46,17 @@ export function SellingPointsMarquee({ points }: { points: Site["sellingPoints"]
           onClick={() => setPaused((p) => !p)}
           className="rounded-md border border-white/15 px-3 py-1 text-xs text-slate-200 hover:bg-white/10 motion-reduce:hidden"
         >
-          {paused ? "Play animation" : "Pause animation"}
+          {paused ? t`Play animation` : t`Pause animation`}
         </button>
       </div>
-      <div className="overflow-hidden mask-x-from-90% motion-reduce:overflow-visible">
+      <div dir={rtl ? "ltr" : undefined} className="overflow-hidden mask-x-from-90% motion-reduce:overflow-visible">
         <div
           className={`flex w-max animate-marquee group-focus-within/marquee:[animation-play-state:paused] group-hover/marquee:[animation-play-state:paused] motion-reduce:w-full motion-reduce:animate-none ${
             paused ? "[animation-play-state:paused]" : ""
           }`}
         >
-          <PointList points={points} />
-          <PointList points={points} hidden />
+          <PointList points={points} dir={rtl ? "rtl" : undefined} />
+          <PointList points={points} dir={rtl ? "rtl" : undefined} hidden />
         </div>
       </div>
     </section>

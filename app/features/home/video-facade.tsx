@@ -1,3 +1,4 @@
+import { useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { PlayIcon } from "~/components/icons";
 import type { Site } from "~/features/layout/site.content";
@@ -11,7 +12,8 @@ export function youtubeEmbedUrl(videoId: string): string {
  */
 export function VideoFacade({ video }: { video: Site["video"] }) {
   const [playing, setPlaying] = useState(false);
-  const { poster } = video;
+  const { t } = useLingui();
+  const { poster, title } = video;
   return (
     <div className="relative aspect-video overflow-hidden rounded-2xl border border-white/10 bg-slate-900 shadow-2xl shadow-sky-950/40">
       {playing ? (
@@ -28,7 +30,7 @@ export function VideoFacade({ video }: { video: Site["video"] }) {
           type="button"
           onClick={() => setPlaying(true)}
           className="group absolute inset-0 size-full cursor-pointer"
-          aria-label={`Play video: ${video.title}`}
+          aria-label={t`Play video: ${title}`}
         >
           <img
             src={poster.src}
@@ -43,6 +45,7 @@ export function VideoFacade({ video }: { video: Site["video"] }) {
             className="absolute inset-0 flex items-center justify-center bg-slate-950/20 transition group-hover:bg-slate-950/5"
           >
             <span className="flex size-16 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/40 transition group-hover:scale-110 sm:size-20">
+              {/* Physical, not logical: a play triangle points right in every language, and this centres it by eye. */}
               <PlayIcon className="ml-1 size-8 sm:size-10" />
             </span>
           </span>

@@ -1,3 +1,4 @@
+import { Trans } from "@lingui/react/macro";
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { MenuToggleIcon } from "~/components/icons";
@@ -26,6 +27,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
   const toggle = useRef<HTMLButtonElement>(null);
   const panelId = useId();
   const location = useLocation();
+  const label = <Trans comment="The button that opens the site navigation on narrow screens">Menu</Trans>;
 
   useEffect(() => {
     // A visitor may have opened the menu before the page hydrated: keep it open.
@@ -85,7 +87,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
         <details ref={details} className="group sm:hidden">
           <summary className={`${TOGGLE_CLASS} group-open:bg-white/10 group-open:text-white`}>
             <MenuToggleIcon />
-            Menu
+            {label}
           </summary>
           <div className={PHONE_PANEL_CLASS}>{items("column")}</div>
         </details>
@@ -105,7 +107,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
         className={`${TOGGLE_CLASS} sm:hidden ${open ? "bg-white/10 text-white" : ""}`}
       >
         <MenuToggleIcon />
-        Menu
+        {label}
       </button>
       <div id={panelId} className={open ? PHONE_PANEL_OPEN_CLASS : "max-sm:hidden"}>
         {items("responsive")}

@@ -1,4 +1,6 @@
+import { setupI18n } from "@lingui/core";
 import { describe, expect, it } from "vitest";
+import { provideTranslators } from "~/features/i18n/translator";
 import { pageMeta } from "./page-meta";
 
 const root = { layout: { brand: "Acme Tools", publicUrl: "https://shop.example" } };
@@ -42,5 +44,15 @@ describe("pageMeta", () => {
     const tags = pageMeta(undefined, { title: "FAQ", description: "d", path: "/faq" });
     expect(tags).toContainEqual({ title: "FAQ | Kestrel Software" });
     expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "/faq" });
+  });
+});
+
+describe("pageMeta in another language", () => {
+  it("appends the brand as the catalogue of the path's language writes it, and links that path as canonical", () => {
+    // A German catalogue without the message yet: Lingui shows the English pattern, as the built page would.
+    provideTranslators((locale) => setupI18n({ locale, messages: { [locale]: {} } }));
+    const tags = pageMeta(root, { title: "Häufige Fragen", description: "Antworten.", path: "/de/faq" });
+    expect(tags).toContainEqual({ tagName: "link", rel: "canonical", href: "https://shop.example/de/faq" });
+    expect(tags).toContainEqual({ title: "Häufige Fragen | Acme Tools" });
   });
 });

@@ -1,11 +1,17 @@
+import { msg } from "@lingui/core/macro";
 import type { MetaDescriptor } from "react-router";
+import { type AnyLocale, DEFAULT_LOCALE, localeOfPath } from "~/features/i18n/locales";
+import { translatorFor } from "~/features/i18n/translator";
 import type { LayoutData } from "./layout";
 
 export interface PageMetaInput {
   /** The page's own name; " | <brand>" is appended unless `appendBrand` is false (the home page names the brand itself). */
   title: string;
   description: string;
-  /** Path (and query, when the page canonicalises a view) of the canonical URL, e.g. "/faq". */
+  /**
+   * Path (and query, when the page canonicalises a view) of the canonical URL in the page's language, e.g. "/faq" or
+   * "/de/faq" (`localizedPath`): the title's " | <brand>" is written the way that language writes it.
+   */
   path: string;
   /** Site-relative image for Open Graph and Twitter cards. */
   image?: string;
@@ -27,7 +33,7 @@ export function pageMeta(
 ): MetaDescriptor[] {
   const brand = root?.layout.brand ?? "Kestrel Software";
   const publicUrl = root?.layout.publicUrl ?? "";
-  const fullTitle = appendBrand ? `${title} | ${brand}` : title;
+  const fullTitle = appendBrand ? titleWithBrand(title, brand, localeOfPath(path)) : title;
   const url = `${publicUrl}${path}`;
   const tags: MetaDescriptor[] = [
     { title: fullTitle },
@@ -48,4 +54,15 @@ export function pageMeta(
     );
   if (noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
+}
+
+/** "FAQ | Kestrel Software" in `locale`; English is the message's own source text, so it needs no catalogue. */
+function titleWithBrand(title: string, brand: string, locale: AnyLocale): string {
+  if (locale === DEFAULT_LOCALE) return `${title} | ${brand}`;
+  return translatorFor(locale)._(
+    msg({
+      message: `${title} | ${brand}`,
+      comment: "A page's <title>: the page's own name, then the shop's name",
+    }),
+  );
 }

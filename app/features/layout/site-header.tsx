@@ -1,4 +1,7 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useLocation } from "react-router";
+import { pathWithoutLocale } from "~/features/i18n/locales";
+import { useLocale } from "~/features/i18n/use-locale";
 import type { LayoutData } from "./layout";
 import { PageLink } from "./page-transition";
 import { NavMenu, type NavListLayout } from "./nav-menu";
@@ -18,10 +21,12 @@ const ITEM_CLASS: Record<NavListLayout, string> = {
   responsive: "block whitespace-nowrap rounded-md px-3 py-2 max-sm:py-2.5",
 };
 
-/** The seven navigation items. */
+/** The seven navigation items; site.json's hrefs are English paths, shown in the page's language. */
 function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavListLayout }) {
-  const { pathname } = useLocation();
+  const pathname = pathWithoutLocale(useLocation().pathname);
+  const { path } = useLocale();
   const itemClassName = ITEM_CLASS[listLayout];
+  const { label } = layout.community;
   return (
     <ul className={LIST_CLASS[listLayout]}>
       {layout.nav.map((item) => {
@@ -29,7 +34,7 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
         return (
           <li key={item.href}>
             <PageLink
-              to={item.href}
+              to={path(item.href)}
               aria-current={current ? "page" : undefined}
               className={`${itemClassName} transition-colors ${current ? "bg-sky-500/20 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`}
             >
@@ -45,8 +50,10 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
           rel="noopener noreferrer"
           className={`${itemClassName} text-slate-300 hover:bg-white/5 hover:text-white`}
         >
-          {layout.community.label}
-          <span className="sr-only"> (opens in a new tab)</span>
+          <Trans>
+            {label}
+            <span className="sr-only"> (opens in a new tab)</span>
+          </Trans>
         </a>
       </li>
     </ul>
@@ -54,12 +61,14 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
 }
 
 export function SiteHeader({ layout }: { layout: LayoutData }) {
+  const { path } = useLocale();
+  const { t } = useLingui();
   return (
     <header className="sticky top-0 z-40 border-b border-white/10 bg-slate-950/90 backdrop-blur supports-[backdrop-filter]:bg-slate-950/75">
       {/* Under 640 px one row that does not wrap: the brand may break onto two lines, the badge and `Menu` keep their size. */}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 max-sm:flex-nowrap max-sm:gap-x-2">
         <PageLink
-          to="/"
+          to={path("/")}
           className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white max-sm:min-w-0 max-sm:text-base max-sm:leading-tight"
         >
           <img src="/favicon.svg" alt="" width={28} height={28} className="max-sm:size-6 max-sm:shrink-0" />
@@ -68,7 +77,10 @@ export function SiteHeader({ layout }: { layout: LayoutData }) {
         <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">
           {layout.badge}
         </span>
-        <nav aria-label="Main" className="ml-auto min-w-0 max-sm:shrink-0">
+        <nav
+          aria-label={t({ message: "Main", comment: "The accessible name of the site's main navigation" })}
+          className="ms-auto min-w-0 max-sm:shrink-0"
+        >
           <NavMenu items={(listLayout) => <NavItems layout={layout} listLayout={listLayout} />} />
         </nav>
       </div>

@@ -40,6 +40,11 @@ describe("structured data", () => {
     expect((page.mainEntity as unknown[]).length).toBe(content.faq.length);
   });
 
+  it("says which language the FAQPage is written in", () => {
+    expect(faqPageJsonLd(content.faq).inLanguage).toBe("en");
+    expect(faqPageJsonLd(content.faq, "pt-br").inLanguage).toBe("pt-BR");
+  });
+
   it("names the organisation with an absolute URL", () => {
     expect(organizationJsonLd({ name: "Kestrel Software", publicUrl: base, description: "d" })).toMatchObject({
       "@type": "Organization",

@@ -1,6 +1,7 @@
 import { computeTotal, formatCents } from "~/features/catalog/pricing";
 import type { FaqItem } from "~/features/faq/faq.content";
 import type { Product } from "~/features/catalog/catalog.content";
+import { type AnyLocale, DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
 
 /** schema.org objects for search engines (JSON-LD). Pure: routes pass content and the absolute site URL. */
 export type JsonLdObject = Record<string, unknown> & { "@type": string };
@@ -76,10 +77,12 @@ export function breadcrumbJsonLd(trail: Array<{ name: string; path: string }>, p
   };
 }
 
-export function faqPageJsonLd(items: FaqItem[]): JsonLdObject {
+/** The FAQ as the page shows it: `items` are in `locale`, which the page names as its language. */
+export function faqPageJsonLd(items: FaqItem[], locale: AnyLocale = DEFAULT_LOCALE): JsonLdObject {
   return {
     "@context": "https://schema.org",
     "@type": "FAQPage",
+    inLanguage: localeInfo(locale).tag,
     mainEntity: items.map((item) => ({
       "@type": "Question",
       name: item.question,

@@ -1,5 +1,7 @@
+import { useLingui } from "@lingui/react/macro";
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import type { ExternalToast } from "sonner";
+import { useLocale } from "~/features/i18n/use-locale";
 
 // The toast library arrives with the first toast: no page needs it to paint or to become interactive.
 const loadSonner = () => import("sonner");
@@ -12,8 +14,10 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** The toast region (3 visible, 4 s each), mounted once something has been toasted. */
+/** The toast region (3 visible, 4 s each, in the corner where the page's lines start), mounted once something has been toasted. */
 export function Toasts() {
+  const { t } = useLingui();
+  const { dir } = useLocale();
   const wanted = useSyncExternalStore(
     subscribe,
     () => toasterWanted,
@@ -22,7 +26,19 @@ export function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      <LazyToaster visibleToasts={3} duration={4000} theme="dark" position="bottom-left" richColors closeButton />
+      <LazyToaster
+        visibleToasts={3}
+        duration={4000}
+        theme="dark"
+        position={dir === "rtl" ? "bottom-right" : "bottom-left"}
+        richColors
+        closeButton
+        containerAriaLabel={t({
+          message: "Notifications",
+          comment: "The accessible name of the region toasts appear in",
+        })}
+        toastOptions={{ closeButtonAriaLabel: t({ message: "Close toast", comment: "A notification's close button" }) }}
+      />
     </Suspense>
   );
 }

@@ -1,22 +1,27 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import type { LegalPageView } from "./legal.server";
-
-function formatDate(isoDate: string): string {
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
-    new Date(`${isoDate}T00:00:00Z`),
-  );
-}
 
 /** Typography for rendered Markdown without a plugin: headings, lists, links and emphasis. */
 const prose =
-  "space-y-4 leading-relaxed text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_a:hover]:text-sky-200 [&_h2]:mt-10 [&_h2]:text-xl [&_h2]:font-semibold [&_h2]:text-white [&_h3]:mt-6 [&_h3]:font-semibold [&_h3]:text-white [&_li]:pl-1 [&_ol]:list-decimal [&_ol]:space-y-2 [&_ol]:pl-6 [&_strong]:text-white [&_ul]:list-disc [&_ul]:space-y-2 [&_ul]:pl-6";
+  "space-y-4 leading-relaxed text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_a:hover]:text-sky-200 [&_h2]:mt-10 [&_h2]:text-xl [&_h2]:font-semibold [&_h2]:text-white [&_h3]:mt-6 [&_h3]:font-semibold [&_h3]:text-white [&_li]:ps-1 [&_ol]:list-decimal [&_ol]:space-y-2 [&_ol]:ps-6 [&_strong]:text-white [&_ul]:list-disc [&_ul]:space-y-2 [&_ul]:ps-6";
 
 export function LegalPage({ page }: { page: Pick<LegalPageView, "title" | "lastUpdated" | "html"> }) {
+  const { i18n } = useLingui();
+  // UTC, so server and browser render the same day.
+  const date = i18n.date(new Date(`${page.lastUpdated}T00:00:00Z`), {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
       <header className="mb-8 border-b border-white/10 pb-6">
         <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{page.title}</h1>
         <p className="mt-2 text-sm text-slate-300">
-          Last updated: <time dateTime={page.lastUpdated}>{formatDate(page.lastUpdated)}</time>
+          <Trans comment="When a legal page last changed">
+            Last updated: <time dateTime={page.lastUpdated}>{date}</time>
+          </Trans>
         </p>
       </header>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: HTML comes from the operator's own Markdown in content/legal, rendered on the server. */}

@@ -2,25 +2,14 @@ import type { CachePolicy } from "~/lib/route-cache";
 
 /**
  * The legal pages the shop serves: each becomes a route (`/terms`), a sitemap entry and a required entry in
- * content/site.json `legal` (title, date) with its Markdown in `content/<file>`.
+ * content/site.json `legal` (title, date) with its Markdown in `content/<file>`; its meta description is a message in
+ * legal-descriptions.ts (kept apart: the route config loads this file without Lingui's macros).
  */
 export const LEGAL_PAGES = [
-  {
-    slug: "terms",
-    file: "legal/terms.md",
-    description: "The terms that apply when you buy and use Kestrel Software licences.",
-  },
-  {
-    slug: "privacy",
-    file: "legal/privacy.md",
-    description: "What personal data Kestrel Software collects, why, and your rights.",
-  },
-  {
-    slug: "refund",
-    file: "legal/refund.md",
-    description: "When Kestrel Software refunds a purchase: the 24-hour window, evidence and processing times.",
-  },
-  { slug: "dmca", file: "legal/dmca.md", description: "How to report copyright infringement to Kestrel Software." },
+  { slug: "terms", file: "legal/terms.md" },
+  { slug: "privacy", file: "legal/privacy.md" },
+  { slug: "refund", file: "legal/refund.md" },
+  { slug: "dmca", file: "legal/dmca.md" },
 ] as const;
 
 /** Legal copy changes only with a deploy, so shared caches may keep it like the rest of the content. */

@@ -20,6 +20,14 @@ describe("legal pages", () => {
     expect(html).toContain('<a href="/terms">Terms of Service</a>');
   });
 
+  it("renders each language's own page once, its links to the shop's pages kept in that language", () => {
+    const german = getLegalPage("refund", "de");
+    expect(german?.title).toBe("Rückerstattungsrichtlinie");
+    expect(german?.html).toContain('<a href="/de/terms">');
+    expect(getLegalPage("refund", "de")).toBe(german);
+    expect(getLegalPage("refund")?.html).toContain('<a href="/terms">');
+  });
+
   it("knows only the four legal slugs", () => {
     expect(LEGAL_SLUGS.map(isLegalSlug)).toEqual([true, true, true, true]);
     expect(isLegalSlug("refund.data")).toBe(false);

@@ -1,5 +1,6 @@
 import { Marked } from "marked";
 import { getContent } from "~/features/content/content.server";
+import { type AnyLocale, DEFAULT_LOCALE, localizedPath } from "~/features/i18n/locales";
 import type { LegalSlug } from "./legal-pages";
 
 export interface LegalPageView {
@@ -10,14 +11,25 @@ export interface LegalPageView {
   html: string;
 }
 
-const markdown = new Marked({ gfm: true, breaks: false });
-const rendered = new Map<LegalSlug, LegalPageView>();
+/** Markdown to HTML; links to the shop's own pages (`/terms`) stay in `locale` (`/de/terms`). */
+function markdownIn(locale: AnyLocale): Marked {
+  return new Marked({
+    gfm: true,
+    breaks: false,
+    walkTokens(token) {
+      if (token.type === "link") token.href = localizedPath(token.href, locale);
+    },
+  });
+}
 
-/** Renders a legal page once per process (content only changes with a deploy). */
-export function getLegalPage(slug: LegalSlug): LegalPageView | undefined {
-  const cached = rendered.get(slug);
+const rendered = new Map<string, LegalPageView>();
+
+/** Renders a legal page once per process and language (content only changes with a deploy). */
+export function getLegalPage(slug: LegalSlug, locale: AnyLocale = DEFAULT_LOCALE): LegalPageView | undefined {
+  const key = `${locale}:${slug}`;
+  const cached = rendered.get(key);
   if (cached) return cached;
-  const { site, legal } = getContent();
+  const { site, legal } = getContent(locale);
   const entry = site.legal.find((page) => page.slug === slug);
   const source = legal[slug];
   if (!entry || source === undefined) return undefined;
@@ -25,8 +37,8 @@ export function getLegalPage(slug: LegalSlug): LegalPageView | undefined {
     slug,
     title: entry.title,
     lastUpdated: entry.lastUpdated,
-    html: markdown.parse(source, { async: false }),
+    html: markdownIn(locale).parse(source, { async: false }),
   };
-  rendered.set(slug, view);
+  rendered.set(key, view);
   return view;
 }

@@ -1,3 +1,4 @@
+import { Trans } from "@lingui/react/macro";
 import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { Plan, PlansFile } from "./reseller.content";
@@ -5,6 +6,7 @@ import type { Plan, PlansFile } from "./reseller.content";
 /** Resellers sign up with the team in the community chat, so `Get Started` opens it in a new tab. */
 export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string }) {
   const headingId = `plan-${plan.id}`;
+  const { name } = plan;
   return (
     <article
       aria-labelledby={headingId}
@@ -15,11 +17,15 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
           {plan.name}
         </h2>
         {plan.highlighted ? (
-          <span className="rounded-full bg-sky-500 px-2 py-0.5 text-xs font-semibold text-slate-950">Most popular</span>
+          <span className="rounded-full bg-sky-500 px-2 py-0.5 text-xs font-semibold text-slate-950">
+            <Trans comment="Badge on the reseller plan most resellers choose">Most popular</Trans>
+          </span>
         ) : null}
         {plan.custom ? (
           <span className="rounded-full bg-violet-500/20 px-2 py-0.5 text-xs font-semibold text-violet-200 ring-1 ring-violet-400/40">
-            Custom
+            <Trans context="reseller plan" comment="Badge on a reseller plan whose terms are agreed one to one">
+              Custom
+            </Trans>
           </span>
         ) : null}
       </div>
@@ -41,7 +47,9 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
           rel="noopener noreferrer"
           className={`${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary} w-full`}
         >
-          Get Started<span className="sr-only"> with {plan.name} (opens in a new tab)</span>
+          <Trans comment="{name} is a reseller plan; the link opens the community chat, where resellers sign up">
+            Get Started<span className="sr-only"> with {name} (opens in a new tab)</span>
+          </Trans>
         </a>
       </div>
     </article>
@@ -64,7 +72,7 @@ export function ResellerPlans({ plans, signUpUrl }: { plans: PlansFile; signUpUr
           className="mt-10 rounded-2xl border border-white/10 bg-white/5 p-6 text-center"
         >
           <h2 id="plans-included" className="font-semibold text-white">
-            Included in every plan
+            <Trans>Included in every plan</Trans>
           </h2>
           <p className="mt-2 text-slate-300">{plans.includedInEveryPlan.join(" · ")}</p>
         </section>

@@ -1,3 +1,4 @@
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { ReviewList } from "./review-card";
@@ -5,6 +6,7 @@ import { aggregateRating, REVIEWS_TTL_MS, type ReviewsPayload } from "./reviews"
 import { fetchReviews } from "./reviews-api";
 
 const PAGE_SIZE = 6;
+const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1 } as const;
 
 type SectionState = { kind: "loading" } | { kind: "error" } | { kind: "ready"; payload: ReviewsPayload };
 
@@ -50,38 +52,46 @@ export function ProductReviews({ productId, initial = null }: { productId: numbe
   const headingId = `reviews-${productId}`;
   const reviews = state.kind === "ready" ? state.payload.reviews : [];
   const rating = aggregateRating(reviews);
+  const { i18n } = useLingui();
+  const average = rating ? i18n.number(rating.ratingValue, ONE_DECIMAL) : "";
+  const count = rating?.reviewCount ?? 0;
 
   return (
     <section aria-labelledby={headingId} aria-busy={state.kind === "loading"} className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id={headingId} className="text-2xl font-bold text-white">
-          Reviews
+          <Trans comment="Heading of a product page's reviews section">Reviews</Trans>
         </h2>
         {rating ? (
           <p className="text-sm text-slate-300">
-            Average {rating.ratingValue.toFixed(1)} out of 5 from {rating.reviewCount}{" "}
-            {rating.reviewCount === 1 ? "review" : "reviews"}
+            <Trans>
+              Average {average} out of 5 from <Plural value={count} one="# review" other="# reviews" />
+            </Trans>
           </p>
         ) : null}
       </div>
       {state.kind === "loading" ? (
         <p role="status" className="text-slate-300">
-          Loading reviews...
+          <Trans>Loading reviews...</Trans>
         </p>
       ) : null}
       {state.kind === "error" ? (
         <p role="alert" className="text-slate-300">
-          Failed to load reviews.
+          <Trans>Failed to load reviews.</Trans>
         </p>
       ) : null}
-      {state.kind === "ready" && reviews.length === 0 ? <p className="text-slate-300">No reviews yet.</p> : null}
+      {state.kind === "ready" && reviews.length === 0 ? (
+        <p className="text-slate-300">
+          <Trans>No reviews yet.</Trans>
+        </p>
+      ) : null}
       {reviews.length > 0 ? (
         <>
           <ReviewList reviews={reviews.slice(0, shown)} />
           {reviews.length > shown ? (
             <div className="text-center">
               <button type="button" className={buttonStyles.secondary} onClick={() => setShown((n) => n + PAGE_SIZE)}>
-                Show more reviews
+                <Trans>Show more reviews</Trans>
               </button>
             </div>
           ) : null}

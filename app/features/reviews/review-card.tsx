@@ -1,10 +1,17 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import { StarIcon } from "~/components/icons";
-import { MAX_RATING, type Review, ratingLabel } from "./reviews";
+import { DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
+import { MAX_RATING, type Review, VERIFIED_BUYER } from "./reviews";
+
+/** Reviews and the shop's replies are written by people, in the shop's own language, and are not translated. */
+const WRITTEN_IN = localeInfo(DEFAULT_LOCALE).tag;
 
 /** Filled and empty stars with one accessible name ("4 out of 5 stars"). */
 export function StarRating({ rating }: { rating: number }) {
+  const { t } = useLingui();
+  const max = MAX_RATING;
   return (
-    <span role="img" aria-label={ratingLabel(rating)} className="flex gap-0.5">
+    <span role="img" aria-label={t`${rating} out of ${max} stars`} className="flex gap-0.5">
       {Array.from({ length: MAX_RATING }, (_, i) => (
         <StarIcon key={i} className={`size-4 ${i < rating ? "text-amber-300" : "text-slate-600"}`} />
       ))}
@@ -14,6 +21,16 @@ export function StarRating({ rating }: { rating: number }) {
 
 /** One review, titled by its author (lists sit under an h2); every field is plain text rendered by React (escaped), the avatar is https: or our default. */
 export function ReviewCard({ review }: { review: Review }) {
+  const { t } = useLingui();
+  // The shop's own buyers are signed with a label of ours (reviews.server.ts), which is shown in the page's language.
+  const author = !review.verified
+    ? `@${review.user}`
+    : review.user === VERIFIED_BUYER
+      ? t({
+          message: "Verified buyer",
+          comment: "Signs a review from a buyer of a paid order (the shop gives no names)",
+        })
+      : review.user;
   return (
     <article className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5">
       <div className="flex items-center gap-3">
@@ -27,15 +44,23 @@ export function ReviewCard({ review }: { review: Review }) {
           className="size-10 rounded-full bg-slate-800"
         />
         <div className="min-w-0">
-          <h3 className="truncate font-semibold text-white">{review.verified ? review.user : `@${review.user}`}</h3>
+          <h3 className="truncate font-semibold text-white">{author}</h3>
           <StarRating rating={review.rating} />
         </div>
       </div>
-      {review.comment ? <p className="mt-3 break-words text-slate-300">{review.comment}</p> : null}
+      {review.comment ? (
+        <p lang={WRITTEN_IN} className="mt-3 break-words text-slate-300">
+          {review.comment}
+        </p>
+      ) : null}
       {review.reply ? (
-        <blockquote className="mt-3 rounded-lg border-l-2 border-sky-400/60 bg-white/5 px-3 py-2 text-sm break-words text-slate-300">
-          <p className="font-semibold text-slate-200">Reply from the shop</p>
-          <p className="mt-1">{review.reply}</p>
+        <blockquote className="mt-3 rounded-lg border-s-2 border-sky-400/60 bg-white/5 px-3 py-2 text-sm break-words text-slate-300">
+          <p className="font-semibold text-slate-200">
+            <Trans>Reply from the shop</Trans>
+          </p>
+          <p lang={WRITTEN_IN} className="mt-1">
+            {review.reply}
+          </p>
         </blockquote>
       ) : null}
       <p className="mt-auto pt-3 text-xs text-slate-300">

@@ -1,9 +1,24 @@
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef, useState } from "react";
+import { DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
 import { ReviewList } from "./review-card";
-import { REVIEWS_TTL_MS, type Review, type ReviewsPayload } from "./reviews";
+import { EMPTY_BODY_REASON, FETCH_FAILED_REASON, REVIEWS_TTL_MS, type Review, type ReviewsPayload } from "./reviews";
 import { fetchReviews, ReviewsLoadError } from "./reviews-api";
 
-export const FALLBACK_MESSAGE = "Failed to load vouches. Using sample data.";
+const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1 } as const;
+
+/** Why the vouches could not be loaded, in the page's language; a reason we do not know stays as the server wrote it. */
+function FallbackReason({ reason }: { reason: string }) {
+  const { t } = useLingui();
+  const className = "mt-1 text-sm text-slate-300";
+  if (reason === FETCH_FAILED_REASON) return <p className={className}>{t`Failed to fetch vouches`}</p>;
+  if (reason === EMPTY_BODY_REASON) return <p className={className}>{t`No content received from API`}</p>;
+  return (
+    <p lang={localeInfo(DEFAULT_LOCALE).tag} className={className}>
+      {reason}
+    </p>
+  );
+}
 
 type VouchesState =
   | { kind: "loading" }
@@ -39,7 +54,7 @@ function useVouches(initial: ReviewsPayload | null): VouchesState {
         });
       } catch (error) {
         if (controller.signal.aborted) return;
-        const reason = error instanceof ReviewsLoadError ? error.reason : "Failed to fetch vouches";
+        const reason = error instanceof ReviewsLoadError ? error.reason : FETCH_FAILED_REASON;
         setState((current) =>
           current.kind === "list" && current.reviews.length > 0 ? current : { kind: "fallback", reason },
         );
@@ -80,10 +95,14 @@ function useVouches(initial: ReviewsPayload | null): VouchesState {
  */
 export function ReviewsPage({ initial = null, samples = [] }: { initial?: ReviewsPayload | null; samples?: Review[] }) {
   const state = useVouches(initial);
+  const { i18n } = useLingui();
+  const summary = state.kind === "list" ? state.summary : undefined;
+  const average = summary ? i18n.number(summary.average, ONE_DECIMAL) : "";
+  const count = summary?.count ?? 0;
   return (
     <section aria-labelledby="vouches-heading" aria-busy={state.kind === "loading"}>
       <h2 id="vouches-heading" className="sr-only">
-        Vouches
+        <Trans comment="Vouches: reviews the shop's customers post in its community">Vouches</Trans>
       </h2>
       {state.kind === "loading" ? (
         <div role="status" className="flex items-center justify-center gap-3 py-16 text-slate-200">
@@ -91,25 +110,31 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
             aria-hidden="true"
             className="size-6 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400"
           />
-          Loading vouches...
+          <Trans>Loading vouches...</Trans>
         </div>
       ) : null}
       {state.kind === "fallback" ? (
         <>
           <div role="status" className="mb-8 rounded-2xl border border-amber-400/40 bg-amber-500/10 p-4 text-center">
-            <p className="font-medium text-amber-100">{FALLBACK_MESSAGE}</p>
-            <p className="mt-1 text-sm text-slate-300">{state.reason}</p>
+            <p className="font-medium text-amber-100">
+              <Trans>Failed to load vouches. Using sample data.</Trans>
+            </p>
+            <FallbackReason reason={state.reason} />
           </div>
           <ReviewList reviews={samples} />
         </>
       ) : null}
       {state.kind === "list" && state.reviews.length === 0 ? (
-        <p className="py-16 text-center text-slate-300">No vouches yet.</p>
+        <p className="py-16 text-center text-slate-300">
+          <Trans>No vouches yet.</Trans>
+        </p>
       ) : null}
-      {state.kind === "list" && state.summary ? (
+      {summary ? (
         <p className="mb-6 text-center text-slate-300">
-          Average {state.summary.average.toFixed(1)} out of 5 from {state.summary.count} verified{" "}
-          {state.summary.count === 1 ? "purchase" : "purchases"}
+          <Trans>
+            Average {average} out of 5 from{" "}
+            <Plural value={count} one="# verified purchase" other="# verified purchases" />
+          </Trans>
         </p>
       ) : null}
       {state.kind === "list" && state.reviews.length > 0 ? <ReviewList reviews={state.reviews} /> : null}
