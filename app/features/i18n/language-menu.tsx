@@ -15,13 +15,13 @@ export function LanguageMenu({ className = "" }: { className?: string }) {
   const page = pathWithoutLocale(pathname) + search;
   return (
     <details className={`group relative ${className}`}>
-      <summary className="cursor-pointer list-none rounded-md px-2 py-1 text-sm text-slate-300 hover:text-white">
+      <summary className="cursor-pointer text-sm text-slate-300 hover:text-white">
         <span className="sr-only">{t`Language:`} </span>
         {name}
       </summary>
       <ul
         aria-label={t`Languages`}
-        className="absolute end-0 bottom-full z-40 mb-2 min-w-44 rounded-lg border border-slate-700 bg-slate-900 p-1 shadow-xl"
+        className="absolute start-0 bottom-full z-40 mb-2 min-w-44 rounded-lg border border-slate-700 bg-slate-900 p-1"
       >
         {LOCALE_CODES.map((code) => (
           <li key={code}>
@@ -31,7 +31,7 @@ export function LanguageMenu({ className = "" }: { className?: string }) {
               lang={LOCALES[code].tag}
               aria-current={code === locale ? "page" : undefined}
               onClick={() => rememberLanguageChoice(code)}
-              className="block rounded-md px-3 py-2 text-sm text-slate-200 hover:bg-slate-800 aria-[current=page]:font-semibold aria-[current=page]:text-sky-300"
+              className="block px-3 py-2 text-sm text-slate-200 hover:bg-slate-800 aria-[current=page]:text-sky-300"
             >
               {LOCALES[code].name}
             </a>

@@ -1,3 +1,4 @@
+import { LanguageMenu } from "~/features/i18n/language-menu";
 import { Trans } from "@lingui/react/macro";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { LayoutData } from "./layout";
@@ -86,6 +87,7 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
               © {year} {brand}. All rights reserved.
             </Trans>
           </p>
+          <LanguageMenu className="mt-3" />
         </section>
       </div>
     </footer>
