@@ -1,7 +1,28 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { Plan, PlansFile } from "./reseller.content";
+
+const PLAN_PRICE = /^\$(\d+(?:\.\d{2})?)(\/month)?$/;
+
+/** content/plans.json writes prices the one way its check allows ("$175/month", "Custom"); the page writes them in its language. */
+function PlanPrice({ price }: { price: string }) {
+  const { t, i18n } = useLingui();
+  const match = PLAN_PRICE.exec(price);
+  if (!match?.[1])
+    return t({
+      message: "Custom",
+      context: "reseller plan price",
+      comment: "The price of a reseller plan whose terms are agreed one to one",
+    });
+  const amount = Number(match[1]);
+  const money = i18n.number(amount, {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+  });
+  return match[2] ? t({ message: `${money}/month`, comment: "A reseller plan's price per month" }) : money;
+}
 
 /** Resellers sign up with the team in the community chat, so `Get Started` opens it in a new tab. */
 export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string }) {
@@ -29,7 +50,9 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
           </span>
         ) : null}
       </div>
-      <p className="mt-4 text-3xl font-bold tracking-tight text-white">{plan.price}</p>
+      <p className="mt-4 text-3xl font-bold tracking-tight text-white">
+        <PlanPrice price={plan.price} />
+      </p>
       <p className="mt-1 text-sm text-sky-200">{plan.priceDetail}</p>
       <p className="mt-4 text-slate-300">{plan.description}</p>
       <ul className="mt-5 space-y-2 text-sm text-slate-200">
