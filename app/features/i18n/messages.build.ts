@@ -64,6 +64,7 @@ export async function compileCatalogue(localesDir: string, locale: string): Prom
 export function linguiMessages(): Plugin[] {
   let linguiConfig: ReturnType<typeof getConfig> | undefined;
   const reported = new Set<string>();
+  let root = process.cwd();
   return [
     {
       name: "kestrel:lingui-macros",
@@ -85,12 +86,13 @@ export function linguiMessages(): Plugin[] {
     },
     {
       name: "kestrel:lingui-catalogues",
-      resolveId(source, importer) {
+      configResolved(config) {
+        root = config.root;
+      },
+      resolveId(source) {
         // The pseudo-locale has no file of its own: it is made from the English catalogue.
         if (!source.endsWith(`${PSEUDO_LOCALE}/messages.po`)) return undefined;
-        const base = importer ? path.dirname(importer) : process.cwd();
-        const resolved = source.startsWith("~/") ? path.resolve("app", source.slice(2)) : path.resolve(base, source);
-        return resolved;
+        return path.join(root, "app", "locales", PSEUDO_LOCALE, "messages.po");
       },
       async load(id) {
         const match = CATALOGUE.exec(id);
