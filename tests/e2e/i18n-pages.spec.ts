@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { gotoHydrated } from "../support/hydration";
 
 /** The hrefs of the site links (not #hash links, not other sites) inside `area`, less those inside `except`. */
 async function siteLinks(area: Locator, except?: Locator): Promise<string[]> {
@@ -43,7 +44,8 @@ test.describe("the shell and content pages in German", () => {
     page,
     baseURL,
   }) => {
-    const response = await page.goto("/de");
+    // Hydrated: before, the server's no-JavaScript phone menu (a <details>) holds a second copy of the nav's links.
+    const response = await gotoHydrated(page, "/de");
     expect(response?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page).toHaveTitle("Kestrel Software | Premium-Software für Windows, lizenziert nach Ihren Wünschen.");
