@@ -6,8 +6,8 @@ import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
 
 // The catalogue, product pages, checkout and the success page in another language: German text from
-// content/locales/de, links that stay under /de/, right to left in Arabic. The interface's messages are not translated
-// yet (app/locales/de is empty), so where a test must name one it names the English message.
+// content/locales/de, links that stay under /de/, right to left in Arabic. Where a test names one of the interface's
+// messages it names the translation in app/locales/<locale>/messages.po.
 
 const VAULT = 446889;
 const STUDIO = 446894;
@@ -56,8 +56,7 @@ test.describe("the catalogue in German", () => {
     for (const href of links) expect(href).toMatch(/^\/de\//);
     await expect(page.getByRole("search")).toHaveAttribute("action", "/de/products");
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/de\/products$/);
-    // until app/locales/de is translated
-    await expect(page).toHaveTitle("Products | Kestrel Software");
+    await expect(page).toHaveTitle("Produkte | Kestrel Software");
   });
 
   test("search reads the German copy: Schreddern finds Kestrel Vault (the English catalogue does not know it)", async ({
@@ -75,10 +74,10 @@ test.describe("the catalogue in German", () => {
     await page.getByRole("searchbox").fill("schredd");
     await expect(page).toHaveURL(/\/de\/products\?q=schredd$/);
     await expect(main(page).getByRole("article").getByRole("heading")).toHaveText(["Kestrel Vault"]);
-    await page.getByRole("combobox").selectOption("name");
+    await page.getByRole("combobox", { name: "Sortieren nach" }).selectOption("name");
     await expect(page).toHaveURL(/\/de\/products\?q=schredd&sort=name$/);
-    await page.locator("summary").filter({ hasText: "Filters" }).click();
-    await page.getByRole("link", { name: "Clear filters" }).click();
+    await page.locator("summary").filter({ hasText: "Filter" }).click();
+    await page.getByRole("link", { name: "Filter zurücksetzen" }).click();
     await expect(page).toHaveURL(/\/de\/products$/);
     await expect(main(page).getByRole("article")).toHaveCount(6);
   });
@@ -143,7 +142,7 @@ test.describe("a product page in German", () => {
 
   test("buying from /de/product/… ends on /de/purchase/success, with German links", async ({ page }) => {
     await page.goto(`/de/product/${STUDIO}?duration=lifetime`);
-    const purchase = page.getByRole("button", { name: "Purchase Now" }); // until app/locales/de is translated
+    const purchase = page.getByRole("button", { name: "Jetzt kaufen" });
     await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
     await purchase.click();
     // The dialog names the German duration; the demo shop's own page inside it stays English.

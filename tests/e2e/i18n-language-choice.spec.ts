@@ -14,10 +14,13 @@ test.describe("a visitor whose browser prefers German", () => {
     const suggestion = page.locator("aside[lang='de']");
     await expect(suggestion).toBeVisible();
     await expect(suggestion).toHaveAttribute("dir", "ltr");
-    const link = suggestion.getByRole("link");
+    // Worded in German: the msgstr of app/locales/de (language-suggestion.api.server.ts), name = "Deutsch".
+    await expect(suggestion).toHaveAccessibleName("Sprachvorschlag");
+    await expect(suggestion.getByText("Diese Seite ist auch auf Deutsch verfügbar.", { exact: true })).toBeVisible();
+    const link = suggestion.getByRole("link", { name: "Auf Deutsch anzeigen", exact: true });
     await expect(link).toHaveAttribute("href", "/de/faq");
     await expect(link).toHaveAttribute("hreflang", "de");
-    await suggestion.getByRole("button").click();
+    await suggestion.getByRole("button", { name: "Nein, danke", exact: true }).click();
     await expect(suggestion).toHaveCount(0);
     await gotoHydrated(page, "/faq");
     // Give a suggestion time to be asked for: none comes once the visitor said no.

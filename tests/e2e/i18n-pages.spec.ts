@@ -1,17 +1,37 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { gotoHydrated } from "../support/hydration";
 
-/** The hrefs of the site links (not #hash links, not other sites) inside `area`. */
-async function siteLinks(area: Locator): Promise<string[]> {
-  return area.locator('a[href^="/"]').evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+/** The hrefs of the site links (not #hash links, not other sites) inside `area`, less those inside `except`. */
+async function siteLinks(area: Locator, except?: Locator): Promise<string[]> {
+  const skip = except ? await except.elementHandle() : null;
+  return area
+    .locator('a[href^="/"]')
+    .evaluateAll(
+      (links, skip) => links.filter((link) => !skip?.contains(link)).map((link) => link.getAttribute("href") ?? ""),
+      skip,
+    );
 }
 
-/** Every site link in the header, the footer and the page's main content stays in `prefix`. */
+/** The footer's language menu is labelled "Languages" in the page's language (app/locales/<locale>/messages.po). */
+const LANGUAGES_LABEL: Record<string, string> = { "/de": "Sprachen", "/ar": "اللغات" };
+
+/**
+ * Every site link in the header, the footer and the page's main content stays in `prefix`, but for the footer's
+ * language menu: its links are this same page in each language, this one marked current.
+ */
 async function expectLinksToStayIn(page: Page, prefix: string) {
   expect(await siteLinks(page.getByRole("banner"))).not.toEqual([]);
   expect(await siteLinks(page.getByRole("contentinfo"))).not.toEqual([]);
+  const languages = page
+    .getByRole("contentinfo")
+    .getByRole("list", { name: LANGUAGES_LABEL[prefix], exact: true, includeHidden: true });
+  const { pathname, search } = new URL(page.url());
+  const here = pathname.slice(prefix.length) + search; // "/faq", or "" on the home page
+  expect(await siteLinks(languages)).toEqual([here || "/", ...["/de", "/es", "/pt-br", "/ar"].map((p) => p + here)]);
+  await expect(languages.locator('a[aria-current="page"]')).toHaveAttribute("href", prefix + here);
   const areas = [page.getByRole("banner"), page.getByRole("contentinfo"), page.getByRole("main")];
   for (const area of areas) {
-    const hrefs = await siteLinks(area);
+    const hrefs = await siteLinks(area, languages);
     const elsewhere = hrefs.filter(
       (href) => href !== prefix && !href.startsWith(`${prefix}/`) && !href.startsWith(`${prefix}?`),
     );
@@ -24,7 +44,8 @@ test.describe("the shell and content pages in German", () => {
     page,
     baseURL,
   }) => {
-    const response = await page.goto("/de");
+    // Hydrated: before, the server's no-JavaScript phone menu (a <details>) holds a second copy of the nav's links.
+    const response = await gotoHydrated(page, "/de");
     expect(response?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page).toHaveTitle("Kestrel Software | Premium-Software für Windows, lizenziert nach Ihren Wünschen.");
@@ -58,8 +79,7 @@ test.describe("the shell and content pages in German", () => {
       "href",
       "/de",
     );
-    // until app/locales/de is translated
-    await expect(page.getByRole("main").getByRole("link", { name: "View Products" })).toHaveAttribute(
+    await expect(page.getByRole("main").getByRole("link", { name: "Produkte ansehen" })).toHaveAttribute(
       "href",
       "/de/products",
     );
@@ -71,7 +91,7 @@ test.describe("the shell and content pages in German", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await page.getByText("Kann ich eine Rückerstattung erhalten?").click();
     await expect(page.getByText(/^Rückerstattungen gibt es nur, wenn unser Support-Team/)).toBeVisible();
-    // until app/locales/de is translated
+    // German keeps the name FAQ (its msgstr is "FAQ").
     await expect(page).toHaveTitle("FAQ | Kestrel Software");
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/de/faq`);
     await expect(
@@ -168,8 +188,7 @@ test.describe("the shell and content pages in German", () => {
     const response = await page.goto("/de/no/such/page");
     expect(response?.status()).toBe(404);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
-    // until app/locales/de is translated
-    await expect(page.getByRole("link", { name: "Return to Home" })).toHaveAttribute("href", "/de");
+    await expect(page.getByRole("link", { name: "Zur Startseite" })).toHaveAttribute("href", "/de");
     await expectLinksToStayIn(page, "/de");
   });
 });

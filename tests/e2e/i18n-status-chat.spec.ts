@@ -8,7 +8,7 @@ import { gotoHydrated } from "../support/hydration";
 // The status page and the support chat in other languages: the page's language in <html>, its content and formats,
 // links that stay in it, the operator's text marked as theirs, and a chat that reaches the team in English.
 
-/** The summary card labelled `label` (the labels are English until app/locales is translated). */
+/** The summary card labelled `label` (in the page's language: the msgstr in app/locales/<locale>/messages.po). */
 function card(page: Page, label: string) {
   return page
     .getByRole("definition")
@@ -43,30 +43,32 @@ test.describe("the status page in other languages", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
     await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", /\/de\/status$/);
-    // until app/locales/de is translated
-    await expect(page).toHaveTitle("System Status | Kestrel Software");
+    await expect(page).toHaveTitle("Systemstatus | Kestrel Software");
     // Computed from the demo history: 99.66 written the German way.
-    await expect(card(page, "Average Uptime")).toHaveText(/^99,66\s%$/);
+    await expect(card(page, "Durchschnittliche Verfügbarkeit")).toHaveText(/^99,66\s%$/);
     await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText(/99,90\s%/);
     // The demo's Vault outage 12 days ago, dated and numbered in German; its title is the operator's, in English.
     const outage = page
-      .getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" })
+      .getByRole("list", { name: "Kestrel Vault: tägliche Verfügbarkeit, letzte 90 Tage" })
       .getByRole("listitem")
       .nth(77);
     await expect(outage).toHaveText(/^\d{1,2}\. \S+: 91,55\s%, .+: Kestrel Vault sync delays$/);
     await expect(outage.locator('span[lang="en"]')).toHaveText("Kestrel Vault sync delays");
     // A plain day carries its whole label here (the stylesheet's ": 100%" is English).
     await expect(
-      page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" }).getByRole("listitem").first(),
+      page
+        .getByRole("list", { name: "Kestrel Vault: tägliche Verfügbarkeit, letzte 90 Tage" })
+        .getByRole("listitem")
+        .first(),
     ).toHaveText(/^\d{1,2}\. \S+: 100\s%$/);
 
-    const past = page.getByRole("region", { name: "Past incidents (14 days)" });
+    const past = page.getByRole("region", { name: "Vergangene Vorfälle (14 Tage)" });
     await expect(past.getByRole("link", { name: "Kestrel Vault sync delays" })).toHaveAttribute("lang", "en");
     const links = await siteLinks(page);
     expect(links.filter((href) => href.startsWith("/status"))).toEqual([]);
     expect(links.filter((href) => href.startsWith("/de/status/incidents/"))).toHaveLength(3);
     // The Atom feed is one, in English, at its own address.
-    await expect(page.getByRole("link", { name: "Subscribe to incidents (Atom feed)" })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: "Vorfälle abonnieren (Atom-Feed)" })).toHaveAttribute(
       "href",
       "/status/feed.xml",
     );
@@ -81,12 +83,12 @@ test.describe("the status page in other languages", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     const heading = page.getByRole("heading", { level: 1, name: "Kestrel Vault sync delays" });
     await expect(heading).toHaveAttribute("lang", "en");
-    const updates = page.getByRole("region", { name: "Updates" }).getByRole("listitem");
+    const updates = page.getByRole("region", { name: "Aktualisierungen" }).getByRole("listitem");
     await expect(updates).toHaveCount(3);
     await expect(updates.first().locator("p[lang='en']")).toHaveCount(1);
     // dateStyle "medium" in German: 12.11.2026.
     await expect(updates.first().locator("time")).toHaveText(/\d{2}\.\d{2}\.\d{4}/);
-    const back = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link");
+    const back = page.getByRole("navigation", { name: "Brotkrümelnavigation" }).getByRole("link");
     await expect(back).toHaveAttribute("href", "/de/status");
     await back.click();
     await expect(page).toHaveURL(/\/de\/status$/);
@@ -97,12 +99,12 @@ test.describe("the status page in other languages", () => {
   }) => {
     await gotoHydrated(page, "/es/status");
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
-    await expect(card(page, "License Servers")).toHaveText("EN LÍNEA");
+    await expect(card(page, "Servidores de licencias")).toHaveText("EN LÍNEA");
     const refetch = page.waitForResponse((r) => r.url().endsWith("/api/status?locale=es") && r.status() === 200);
-    await page.getByRole("button", { name: "Refresh Status" }).click();
+    await page.getByRole("button", { name: "Actualizar estado" }).click();
     await refetch;
-    await expect(page.getByText("Successfully refreshed!")).toBeVisible();
-    await expect(card(page, "License Servers")).toHaveText("EN LÍNEA");
+    await expect(page.getByText("¡Actualizado correctamente!")).toBeVisible();
+    await expect(card(page, "Servidores de licencias")).toHaveText("EN LÍNEA");
   });
 
   test("/ar/status is right to left, with the Arabic content and no axe violations", async ({ page }) => {
@@ -110,12 +112,14 @@ test.describe("the status page in other languages", () => {
     await gotoHydrated(page, "/ar/status");
     await expect(page.locator("html")).toHaveAttribute("lang", "ar");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-    await expect(card(page, "License Servers")).toHaveText("متصلة");
+    await expect(card(page, "خوادم التراخيص")).toHaveText("متصلة");
     // The chat button sits in the bottom corner the page's reading ends in.
-    const launcher = await page.getByRole("button", { name: "Open support chat" }).boundingBox();
+    const launcher = await page.getByRole("button", { name: "فتح دردشة الدعم" }).boundingBox();
     expect((launcher?.x ?? 1000) + (launcher?.width ?? 0) / 2).toBeLessThan((page.viewportSize()?.width ?? 0) / 2);
     // Right to left, today is the row's left end: the right arrow goes back a day, the left one forward again.
-    const bars = page.getByRole("list", { name: "Kestrel Vault: daily uptime, last 90 days" }).getByRole("listitem");
+    const bars = page
+      .getByRole("list", { name: "Kestrel Vault: نسبة التشغيل اليومية، آخر 90 يومًا" })
+      .getByRole("listitem");
     await bars.last().focus();
     await page.keyboard.press("ArrowRight");
     await expect(bars.nth(88)).toBeFocused();
@@ -159,16 +163,16 @@ test.describe("the support chat in another language", () => {
     server = await startAppServer({ env: { SUPPORT_WEBHOOK_URL: receiver.url } });
     await gotoHydrated(page, `${server.url}/de/status`);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
-    await expect(card(page, "Average Uptime")).toHaveText(/^99,66\s%$/);
-    // until app/locales/de is translated: the page's and the chat's own words are the English messages.
-    await page.getByRole("button", { name: "Contact Support" }).click();
-    const panel = page.getByRole("dialog", { name: "Support Chat" });
+    await expect(card(page, "Durchschnittliche Verfügbarkeit")).toHaveText(/^99,66\s%$/);
+    // The page's and the chat's own words are German; the category the request carries stays its English name.
+    await page.getByRole("button", { name: "Support kontaktieren" }).click();
+    const panel = page.getByRole("dialog", { name: "Support-Chat" });
     await expect(panel).toBeVisible({ timeout: 20_000 });
-    await panel.getByRole("button", { name: "Select a category" }).click();
-    await page.getByRole("menuitem", { name: "Key Reset" }).click();
+    await panel.getByRole("button", { name: "Kategorie auswählen" }).click();
+    await page.getByRole("menuitem", { name: "Schlüssel-Reset" }).click();
     const answers = ["Kestrel Vault", "Neuer Rechner, „Lizenz ungültig“", "ich@example.de"];
     const sent = page.waitForRequest((r) => r.url().endsWith("/api/support") && r.method() === "POST");
-    const input = panel.getByRole("textbox", { name: "Your answer" });
+    const input = panel.getByRole("textbox", { name: "Ihre Antwort" });
     for (const answer of answers) {
       await expect(input).toBeEnabled();
       await input.fill(answer);
