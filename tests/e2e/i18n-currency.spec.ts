@@ -1,0 +1,45 @@
+import { expect, test } from "@playwright/test";
+
+const VAULT = "/product/446889"; // $14.99 (content/products.json); EUR 0.9206, GBP 0.7893 (content/currencies.json)
+
+/** The product's own price, above its durations. */
+const price = (page: import("@playwright/test").Page) =>
+  page.getByRole("main").locator("p").filter({ hasText: "$14.99" }).first();
+
+test("an English page shows dollars only, as the checkout charges them", async ({ page }) => {
+  await page.goto(VAULT);
+  await expect(price(page)).toContainText("$14.99");
+  await expect(page.getByRole("main")).not.toContainText("≈");
+});
+
+test("a German page shows euros by default, beside what the checkout charges", async ({ page }) => {
+  await page.goto(`/de${VAULT}`);
+  // 14.99 × 0.9206 = 13.799794, rounded half-up to the cent, written the German way.
+  await expect(price(page)).toHaveText(/^≈\s13,80\s€ · berechnet werden \$14\.99/);
+  // Search engines are told the currency the checkout really charges.
+  const offers = await page.locator('script[type="application/ld+json"]').allTextContents();
+  expect(offers.join("")).toContain('"priceCurrency":"USD"');
+});
+
+test("the currency switch is a GET form: it works without JavaScript, and links carry the choice on", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(VAULT);
+  await page.getByLabel("Show prices in").selectOption("GBP");
+  await page.getByRole("button", { name: "Show", exact: true }).click();
+  await expect(page).toHaveURL(/\/product\/446889\?currency=GBP$/);
+  // 14.99 × 0.7893 = 11.831607 → £11.83.
+  await expect(price(page)).toHaveText(/^≈ £11\.83 · charged as \$14\.99/);
+  await expect(page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").first()).toHaveAttribute(
+    "href",
+    "/products?currency=GBP",
+  );
+  await context.close();
+});
+
+test("an English page asked for euros shows them the English way", async ({ page }) => {
+  await page.goto(`${VAULT}?currency=EUR`);
+  await expect(price(page)).toHaveText(/^≈ €13\.80 · charged as \$14\.99/);
+});
