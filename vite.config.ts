@@ -24,11 +24,12 @@ export default defineConfig({
             // another (lazily loaded features stay in their own chunks).
             codeSplitting: {
               groups: [
-                // zod-without-eval rides with the framework, which every chunk that builds a schema loads first; so does
-                // our entry.client, as React Router's default entry (in @react-router/dev) did: one file, not three.
+                // zod-without-eval rides with the framework, which every chunk that builds a schema loads first. Our
+                // entry.client stays a chunk of its own: it waits for the page's messages (a top-level await), so inside
+                // the framework chunk it would run, and hydrate, as soon as any route module imported that chunk.
                 {
                   name: "framework",
-                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|[\\/]app[\\/](lib[\\/]zod-without-eval|entry\.client)/,
+                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|[\\/]app[\\/]lib[\\/]zod-without-eval/,
                   priority: 2,
                 },
                 {
