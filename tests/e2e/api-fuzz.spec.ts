@@ -22,6 +22,13 @@ const ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string
   { name: "/api/support", methods: ["POST", "GET"], path: fc.constant("/api/support") },
   { name: "/api/reviews", methods: ["GET"], path: fc.constant("/api/reviews") },
   {
+    name: "/api/language-suggestion and /api/status?locale=",
+    methods: ["GET", "HEAD"],
+    path: fc
+      .tuple(fc.constantFrom("/api/language-suggestion?path=", "/api/status?locale="), fc.string({ maxLength: 80 }))
+      .map(([route, value]) => route + encodeURIComponent(value)),
+  },
+  {
     name: "unknown /api paths",
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     path: fc.webPath().map((p) => `/api${p.startsWith("/") ? p : `/${p}`}`),
