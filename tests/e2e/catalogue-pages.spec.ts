@@ -125,6 +125,8 @@ test.describe("a catalogue of 1,000 products", () => {
     expect(first[0]).toBe(0.25);
     await pagination(page).getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/\/products\?sort=price-asc&page=2$/);
+    // The URL can change a frame before the new page's cards render: wait for its count.
+    await expect(status(page)).toHaveText("Showing 25–48 of 1,000 products");
     const second = await prices();
     expect(second[0]).toBeGreaterThanOrEqual(first.at(-1) ?? 0);
     await page.getByLabel("Sort by").selectOption("price-desc");
