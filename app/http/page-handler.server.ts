@@ -12,6 +12,7 @@ import {
 } from "react-router";
 import type { CachePolicy } from "~/lib/route-cache";
 import { RENDER_TTL_MS, routeCachePolicyOf } from "./cache-headers.server";
+import { brotliChunks } from "./brotli-template.server";
 import { gzipChunks } from "./gzip-template.server";
 import { type CachedPage, createRenderCache, headersWithNonce } from "./render-cache.server";
 import { withPageStylesheet } from "./site-css.server";
@@ -179,12 +180,15 @@ function sendCached(req: express.Request, res: express.Response, page: CachedPag
   for (const [name, value] of headersWithNonce(page, nonce)) res.set(name, value);
   // The chunks go out as one corked writev: no per-response copy of the page, less garbage.
   const nonceBytes = Buffer.from(nonce);
-  const gzip = wantsGzip(req);
-  const chunks = gzip
-    ? gzipChunks(page.body, nonceBytes)
-    : page.body.parts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
+  const encoding = encodingFor(req, page);
+  const chunks =
+    encoding === "br" && page.brotliHead
+      ? brotliChunks(page.brotliHead, nonceBytes, page.body.parts[1] as Buffer)
+      : encoding === "gzip"
+        ? gzipChunks(page.body, nonceBytes)
+        : page.body.parts.flatMap((part, index) => (index > 0 ? [nonceBytes, part] : [part]));
   // Already encoded: the compression middleware leaves a response with a Content-Encoding alone.
-  if (gzip) res.set("Content-Encoding", "gzip");
+  if (encoding !== "identity") res.set("Content-Encoding", encoding);
   res.status(200).set("Content-Length", String(chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
   if (req.method === "HEAD") {
     res.end();
@@ -196,7 +200,12 @@ function sendCached(req: express.Request, res: express.Response, page: CachedPag
   res.uncork();
 }
 
-/** Gzip when the client says it takes it; a request without Accept-Encoding gets the page as is. */
-function wantsGzip(req: express.Request): boolean {
-  return req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip", "identity") === "gzip";
+/**
+ * Brotli when the page has it ready and the client takes it at all (as servers commonly prefer it), else gzip when
+ * the client takes that; a request without Accept-Encoding gets the page as is.
+ */
+function encodingFor(req: express.Request, page: CachedPage): "br" | "gzip" | "identity" {
+  if (req.headers["accept-encoding"] === undefined) return "identity";
+  if (page.brotliHead && req.acceptsEncodings("br") === "br") return "br";
+  return req.acceptsEncodings("gzip", "identity") === "gzip" ? "gzip" : "identity";
 }

@@ -2,6 +2,7 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { renderCacheLookups } from "~/platform/metrics.server";
 import { CACHE_CONTROL } from "./cache-headers.server";
+import { brotliChunks } from "./brotli-template.server";
 import { gzipChunks } from "./gzip-template.server";
 import { createRenderCache, headersWithNonce, type PageRender } from "./render-cache.server";
 
@@ -102,6 +103,54 @@ describe("render cache", () => {
     expect(cache.get("/de/product/1?currency=EUR")).toBeDefined();
     expect(cache.get("/product/1?currency=GBP")).toBeDefined();
     expect(cache.get("/products?q=flood47&currency=EUR")).toBeUndefined();
+  });
+
+  it("allows a page's inline code by hash, keeps the nonce on its last element, and adds brotli once asked again", async () => {
+    const html = (nonce: string) =>
+      `<style nonce="${nonce}">p{color:red}</style><script nonce="${nonce}">boot()</script><p>${"shared ".repeat(50)}</p><script nonce="${nonce}">close()</script>`;
+    const cache = createRenderCache();
+    const render = async (): Promise<PageRender> => ({
+      response: page(html("abc"), {
+        headers: { "Content-Security-Policy": "script-src 'nonce-abc' 'strict-dynamic'; style-src 'self' 'nonce-abc'" },
+      }),
+      nonce: "abc",
+    });
+    const first = await cache.fetch("/faq", 5_000, render);
+    if (!("page" in first)) throw new Error("the page was not stored");
+    const stored = first.page;
+    expect(stored.body.parts.map(String)).toEqual([
+      `<style>p{color:red}</style><script>boot()</script><p>${"shared ".repeat(50)}</p><script nonce="`,
+      '">close()</script>',
+    ]);
+    const csp = headersWithNonce(stored, "xyz").find(([name]) => name === "content-security-policy")?.[1];
+    expect(csp).toMatch(
+      /^script-src 'nonce-xyz' 'sha256-[^']+' 'strict-dynamic'; style-src 'self' 'nonce-xyz' 'sha256-[^']+'$/,
+    );
+    // Brotli at a quick quality from the first response; asked again, a better one is made in the background.
+    const quick = stored.brotliHead;
+    expect(quick).toBeInstanceOf(Buffer);
+    expect(stored.betterBrotli).toBe(11);
+    cache.get("/faq");
+    await expect.poll(() => stored.betterBrotli).toBeUndefined();
+    expect(stored.brotliHead).not.toBe(quick);
+    const brotli = Buffer.concat(
+      brotliChunks(stored.brotliHead as Buffer, Buffer.from("xyz"), stored.body.parts[1] as Buffer),
+    );
+    expect(zlib.brotliDecompressSync(brotli).toString()).toBe(html("xyz").replace(/ nonce="xyz"(?=.*nonce)/g, ""));
+    // A re-render of the unchanged page (its entry expired) takes the better bytes at once; a page kept for a second
+    // gets quality 10.
+    const short = createRenderCache();
+    const firstShort = await short.fetch("/faq", 200, render);
+    if (!("page" in firstShort)) throw new Error("the page was not stored");
+    expect(firstShort.page.betterBrotli).toBe(10);
+    short.get("/faq");
+    await expect.poll(() => firstShort.page.betterBrotli).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const rerendered = await short.fetch("/faq", 200, render);
+    if (!("page" in rerendered)) throw new Error("the page was not stored");
+    expect(rerendered.page).not.toBe(firstShort.page);
+    expect(rerendered.page.brotliHead).toBe(firstShort.page.brotliHead);
+    expect(rerendered.page.betterBrotli).toBeUndefined();
   });
 
   it("counts a stored page as a hit", async () => {

@@ -2,11 +2,15 @@ import crypto from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { renderCacheLookups } from "~/platform/metrics.server";
 import { isSharedCacheable } from "./cache-headers.server";
+import { compressBrotliHead, MAX_BROTLI_TAIL } from "./brotli-template.server";
 import { compressTemplate, type GzipTemplate } from "./gzip-template.server";
+import { allowInlineCodeByHash, withHashSources } from "./inline-code-hashes.server";
 
 /**
  * Rendered HTML of shareable pages, per URL (docs/decisions/009). A render is stored with its CSP nonce cut out, so
- * every response can carry a fresh one; its ETag hashes the nonce-free page, so it survives re-renders.
+ * every response can carry a fresh one; its ETag hashes the nonce-free page, so it survives re-renders. Its inline
+ * code is allowed by hash, leaving the nonce on its last element only (docs/decisions/019), so that it can also be
+ * sent brotli-compressed: at a quick quality from its first response, at a better one once it is asked for again.
  */
 const NONCE_SLOT = "__KESTREL_CSP_NONCE__";
 /** Headers that describe one response, not the page; never copied from the stored render. */
@@ -25,6 +29,16 @@ export interface CachedPage {
   /** Response headers with the nonce cut out like the body's. */
   headers: Array<[string, string]>;
   etag: string;
+  /**
+   * Everything before the one nonce, brotli-compressed (brotli-template.server.ts): at quality 8 (~1 ms) when stored,
+   * replaced by `betterBrotli`'s quality once the page is asked for again. None when the nonce is not near the end.
+   */
+  brotliHead?: Buffer;
+  /**
+   * 11, or 10 (~1/3 of 11's CPU) for a page kept for a second, which changes about as often (the status page's
+   * "last updated"); undefined once done.
+   */
+  betterBrotli?: 10 | 11;
 }
 
 /** One render of the page, made with `nonce`. */
@@ -50,6 +64,7 @@ export interface RenderCacheOptions {
 
 interface RenderContext {
   render: () => Promise<PageRender>;
+  ttlMs: number;
   /** Set by the fetch that ran this caller's render. */
   ranRender?: boolean;
   /** This caller's own render when it could not be stored: only it may send that streamed body. */
@@ -76,19 +91,56 @@ export function createRenderCache({
           context.uncacheable = response;
           return undefined;
         }
-        return storedPage(response, nonce, finishHtml);
+        return storedPage(response, nonce, finishHtml, context.ttlMs < 5_000 ? 10 : 11);
       },
     });
   const pathPages = budget(maxEntries);
   const queryPages = budget(maxQueryEntries);
   // A page shown in another currency is one of a few fixed views, not a search: it shares the paths' budget.
   const pagesFor = (url: string) => (url.includes("?") && !CURRENCY_VIEW.test(url) ? queryPages : pathPages);
+  // A re-render of an unchanged page (the same ETag) takes the better brotli bytes of the one before at once.
+  const betterBrotliHeads = new LRUCache<string, Buffer>({ max: maxEntries + maxQueryEntries });
+  const compressing = new Set<string>();
+  const takeKnownBrotli = (page: CachedPage) => {
+    const known = page.betterBrotli ? betterBrotliHeads.get(page.etag) : undefined;
+    if (!known) return false;
+    page.brotliHead = known;
+    page.betterBrotli = undefined;
+    return true;
+  };
+  /**
+   * Better brotli once a stored page is asked for again, in the background (a page asked for once, like each of a
+   * flood of searches, never costs it); until then the quick one goes out.
+   */
+  const compressOnRepeat = (page: CachedPage) => {
+    const quality = page.betterBrotli;
+    if (!quality || takeKnownBrotli(page) || compressing.has(page.etag)) return;
+    compressing.add(page.etag);
+    compressBrotliHead(page.body.parts[0] as Buffer, quality)
+      .then(
+        (head) => {
+          page.brotliHead = head;
+          page.betterBrotli = undefined;
+          betterBrotliHeads.set(page.etag, head);
+        },
+        // Only an optimisation: the quick brotli keeps going out.
+        () => {},
+      )
+      .finally(() => compressing.delete(page.etag));
+  };
+  const stored = (page: CachedPage) => {
+    takeKnownBrotli(page);
+    return page;
+  };
 
   return {
     /** A stored, unexpired render of `url`. */
     get(url: string): CachedPage | undefined {
       const page = pagesFor(url).get(url);
-      if (page) renderCacheLookups.inc({ result: "hit" });
+      if (page) {
+        renderCacheLookups.inc({ result: "hit" });
+        compressOnRepeat(page);
+      }
       return page;
     },
 
@@ -101,12 +153,13 @@ export function createRenderCache({
       const hit = pages.get(url);
       if (hit) {
         renderCacheLookups.inc({ result: "hit" });
+        compressOnRepeat(hit);
         return { page: hit };
       }
-      const context: RenderContext = { render };
+      const context: RenderContext = { render, ttlMs };
       const page = await pages.fetch(url, { ttl: ttlMs, context });
       renderCacheLookups.inc({ result: context.ranRender ? "miss" : "shared" });
-      if (page) return { page };
+      if (page) return { page: stored(page) };
       if (context.uncacheable) return { uncacheable: context.uncacheable };
       return { rendered: false };
     },
@@ -130,22 +183,38 @@ function isStorable(response: Response): boolean {
   );
 }
 
+/** A page that is one nonce near its end away from fixed bytes, which brotli-template.server.ts can send. */
+function hasBrotliShape(body: GzipTemplate): boolean {
+  return body.parts.length === 2 && (body.parts[1] as Buffer).length <= MAX_BROTLI_TAIL;
+}
+
 async function storedPage(
   response: Response,
   nonce: string,
   finishHtml: (html: string) => string,
+  betterBrotli: 10 | 11,
 ): Promise<CachedPage> {
-  const template = finishHtml(await response.text()).replaceAll(nonce, NONCE_SLOT);
+  const { html, scriptHashes, styleHashes } = allowInlineCodeByHash(finishHtml(await response.text()), nonce);
+  const template = html.replaceAll(nonce, NONCE_SLOT);
   const headers: Array<[string, string]> = [];
-  for (const [name, value] of response.headers)
-    if (!PER_RESPONSE_HEADERS.has(name)) headers.push([name, value.replaceAll(nonce, NONCE_SLOT)]);
+  for (const [name, value] of response.headers) {
+    if (PER_RESPONSE_HEADERS.has(name)) continue;
+    const hashed =
+      name === "content-security-policy"
+        ? withHashSources(withHashSources(value, "script-src", nonce, scriptHashes), "style-src", nonce, styleHashes)
+        : value;
+    headers.push([name, hashed.replaceAll(nonce, NONCE_SLOT)]);
+  }
   const etag = `W/"${crypto.createHash("sha1").update(template).digest("base64url")}"`;
   // Every nonce has the length of this one (createNonce), so the parts can be compressed as one stream.
   const body = compressTemplate(
     template.split(NONCE_SLOT).map((part) => Buffer.from(part)),
     Buffer.byteLength(nonce),
   );
-  return { body, headers, etag };
+  if (!hasBrotliShape(body)) return { body, headers, etag };
+  // On the thread pool, like the better one later; ~1 ms for a 70 KB page.
+  const brotliHead = await compressBrotliHead(body.parts[0] as Buffer, 8);
+  return { body, headers, etag, brotliHead, betterBrotli };
 }
 
 /** The stored headers with `nonce` put back in. */

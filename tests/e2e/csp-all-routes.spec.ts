@@ -27,10 +27,21 @@ test.describe("Content-Security-Policy on every route", () => {
       const csp = response?.headers()["content-security-policy"] ?? "";
       expect(csp).toContain("'nonce-");
       expect(csp).not.toContain("'unsafe-inline'");
-      // gotoHydrated waited for the router's globals: they exist only if the nonce-stamped module scripts ran.
+      // gotoHydrated waited for the router's globals: they exist only if the module scripts (by nonce or hash) ran.
       expect(violations).toEqual([]);
     });
   }
+
+  test("a page sent brotli-compressed, at the quick and the better quality (ADR 019), hydrates without a CSP violation", async ({
+    page,
+  }) => {
+    const violations = await watchCspViolations(page);
+    for (const path of ["/ar/product/446894", "/de/status", "/ar/product/446894"]) {
+      const response = await gotoHydrated(page, path);
+      expect(response?.headers()["content-encoding"], path).toBe("br");
+      expect(violations, path).toEqual([]);
+    }
+  });
 
   test("client-side navigation across pages raises no CSP violation", async ({ page }) => {
     const violations = await watchCspViolations(page);
