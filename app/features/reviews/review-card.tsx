@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { StarIcon } from "~/components/icons";
+import { formatCalendarDay } from "~/features/i18n/calendar-day";
 import { DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
 import { MAX_RATING, type Review, VERIFIED_BUYER } from "./reviews";
 
@@ -19,9 +20,12 @@ export function StarRating({ rating }: { rating: number }) {
   );
 }
 
-/** One review, titled by its author (lists sit under an h2); every field is plain text rendered by React (escaped), the avatar is https: or our default. */
+/**
+ * One review, titled by its author (lists sit under an h2); every field is plain text rendered by React (escaped), the
+ * avatar is https: or our default.
+ */
 export function ReviewCard({ review }: { review: Review }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   // The shop's own buyers are signed with a label of ours (reviews.server.ts), which is shown in the page's language.
   const author = !review.verified
     ? `@${review.user}`
@@ -64,7 +68,7 @@ export function ReviewCard({ review }: { review: Review }) {
         </blockquote>
       ) : null}
       <p className="mt-auto pt-3 text-xs text-slate-300">
-        <time dateTime={review.date}>{review.date}</time>
+        <time dateTime={review.date}>{formatCalendarDay(i18n, review.date)}</time>
       </p>
     </article>
   );

@@ -16,7 +16,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
   const titleId = useId();
   const counterId = useId();
   const { t, i18n } = useLingui();
-  const { dir } = useLocale();
+  const { dir, tag } = useLocale();
   const typed = draft.length;
   const max = MAX_ANSWER_LENGTH;
 
@@ -63,7 +63,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
               {shownText(i18n, state, message)}
             </p>
             <time dateTime={message.timestamp} className="mt-1 text-slate-300 text-xs">
-              {formatMessageTime(message.timestamp)}
+              {formatMessageTime(message.timestamp, tag)}
             </time>
           </li>
         ))}
