@@ -196,6 +196,7 @@ export function CatalogFilterForm({
           name="q"
           value={draft.q}
           onChange={(e) => update({ ...draft, q: e.target.value })}
+          dir="auto"
           placeholder={t`Search products...`}
           maxLength={100}
           autoComplete="off"
