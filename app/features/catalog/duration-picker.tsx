@@ -6,7 +6,7 @@ import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "./catalog.content";
 import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "./catalog";
 import { PriceText } from "~/features/currency/price-text";
-import { useDisplayCurrency } from "~/features/currency/use-display-currency";
+import { useDisplayCurrency } from "~/features/currency/display-currency";
 import { computeTotal, findDuration } from "./pricing";
 
 /**
