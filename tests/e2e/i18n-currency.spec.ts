@@ -67,3 +67,22 @@ test("the English home page's tiles show dollars only", async ({ page }) => {
   await expect(homeTile(page, "Kestrel Sandbox")).toContainText("From $6.99");
   await expect(page.getByRole("main")).not.toContainText("≈");
 });
+
+test("the catalogue's search and a product's durations keep the asked currency when sent without JavaScript", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  // Asked in lower case, as the server reads it; the forms and links carry it on as the code.
+  await page.goto("/products?currency=gbp");
+  await page.getByPlaceholder("Search products...").fill("vault");
+  await page.getByPlaceholder("Search products...").press("Enter");
+  await expect(page).toHaveURL(/\/products\?currency=GBP&q=vault&/);
+  await expect(page.getByRole("main")).toContainText("≈ £11.83 · charged as $14.99");
+  await page.goto(`${VAULT}?currency=GBP`);
+  await page.getByRole("radio", { name: /Lifetime/ }).check();
+  await page.getByRole("button", { name: "Update total" }).click();
+  await expect(page).toHaveURL(/\/product\/446889\?currency=GBP&duration=lifetime&/);
+  await expect(price(page)).toHaveText(/^≈ £11\.83 · charged as \$14\.99/);
+  await context.close();
+});
