@@ -2,8 +2,7 @@ import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
-import { buttonStyles } from "~/components/ui/button-styles";
+import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import {
   maxQuantityOf,
   onlySelectionChanged,
@@ -11,6 +10,7 @@ import {
   productPath,
   productTiles,
 } from "~/features/catalog/catalog";
+import { CatalogueErrorCard } from "~/features/catalog/catalogue-error-card";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
@@ -253,16 +253,11 @@ function ProductErrorCard({ notFound = false }: { notFound?: boolean }) {
     ? i18n._(NOT_FOUND.message)
     : t`Something went wrong on our side. Please try again in a moment.`;
   return (
-    <ErrorCard title={title} message={message} titleClassName="text-4xl font-bold text-white">
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to={path("/products")} className={buttonStyles.primary}>
-          <Trans>Browse products</Trans>
-        </Link>
-        <Link to={path("/")} className={buttonStyles.secondary}>
-          <Trans>Return to Home</Trans>
-        </Link>
-      </div>
-    </ErrorCard>
+    <CatalogueErrorCard
+      title={title}
+      message={message}
+      onward={{ to: path("/products"), label: <Trans>Browse products</Trans> }}
+    />
   );
 }
 

@@ -2,11 +2,11 @@ import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef } from "react";
-import { data, Link, useLocation, useNavigation } from "react-router";
-import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
-import { buttonStyles } from "~/components/ui/button-styles";
+import { data, useLocation, useNavigation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import { productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
+import { CatalogueErrorCard } from "~/features/catalog/catalogue-error-card";
 import { CurrencySwitch } from "~/features/currency/currency-switch";
 import { DisplayCurrencyContext } from "~/features/currency/display-currency";
 import { CatalogPagination } from "~/features/catalog/catalog-pagination";
@@ -190,19 +190,10 @@ function PastTheLastPage({ firstPage }: { firstPage: string | undefined }) {
   const { t } = useLingui();
   const { path } = useLocale();
   return (
-    <ErrorCard
+    <CatalogueErrorCard
       title={t`Page not found`}
       message={t`The catalogue has fewer pages than that.`}
-      titleClassName="text-4xl font-bold text-white"
-    >
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to={firstPage ?? path("/products")} className={buttonStyles.primary}>
-          <Trans>Go to the first page</Trans>
-        </Link>
-        <Link to={path("/")} className={buttonStyles.secondary}>
-          <Trans>Return to Home</Trans>
-        </Link>
-      </div>
-    </ErrorCard>
+      onward={{ to: firstPage ?? path("/products"), label: <Trans>Go to the first page</Trans> }}
+    />
   );
 }
