@@ -1,5 +1,6 @@
 import { expect, type Locator, test } from "@playwright/test";
 import { gotoHydrated } from "../support/hydration";
+import { openChat } from "../support/support-chat";
 
 // On a right-to-left page, what people type or wrote keeps its own direction (dir="auto"): an English search, code
 // or answer reads left to right inside the Arabic page, and Arabic text reads right to left on an English one.
@@ -32,12 +33,7 @@ test.describe("text the buyer types on an Arabic page", () => {
     page,
   }) => {
     await gotoHydrated(page, "/ar");
-    const launcher = page.getByRole("button", { name: "فتح دردشة الدعم" });
-    const panel = page.getByRole("dialog", { name: "دردشة الدعم" });
-    await expect(async () => {
-      if ((await launcher.getAttribute("aria-expanded")) !== "true") await launcher.click();
-      await expect(panel).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 20_000 });
+    const panel = await openChat(page, { launcher: "فتح دردشة الدعم", panel: "دردشة الدعم" });
     const answer = panel.getByRole("textbox", { name: "إجابتك" });
     await expect(answer).toHaveAttribute("dir", "auto");
     await panel.getByRole("button", { name: "اختر فئة" }).click();
