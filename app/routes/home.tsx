@@ -5,6 +5,8 @@ import { homeTileProducts } from "~/features/catalog/catalog";
 import { ProductTileList } from "~/features/catalog/product-tile";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
+import { DisplayCurrencyContext } from "~/features/currency/display-currency";
+import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { HowItWorks } from "~/features/home/how-it-works";
 import { SellingPointsMarquee } from "~/features/home/selling-points-marquee";
 import { VideoFacade } from "~/features/home/video-facade";
@@ -21,9 +23,11 @@ export const handle = { cache: "content" } satisfies RouteCacheHandle;
 
 export function loader({ request }: Route.LoaderArgs) {
   const locale = localeOfRequest(request);
-  const { site } = getContent(locale);
+  const content = getContent(locale);
+  const { site } = content;
   const tiles = homeTileProducts(site.homeTiles, getCatalogue(locale));
   return {
+    displayCurrency: displayCurrencyOf(request, locale, content),
     hero: site.hero,
     tagline: site.tagline,
     description: site.description,
@@ -94,7 +98,9 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
             </Trans>
           </Link>
         </div>
-        <ProductTileList products={tiles} />
+        <DisplayCurrencyContext value={loaderData.displayCurrency}>
+          <ProductTileList products={tiles} />
+        </DisplayCurrencyContext>
       </section>
 
       <HowItWorks steps={howItWorks} />

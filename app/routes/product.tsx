@@ -2,8 +2,7 @@ import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
-import { buttonStyles } from "~/components/ui/button-styles";
+import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import {
   maxQuantityOf,
   onlySelectionChanged,
@@ -11,6 +10,7 @@ import {
   productPath,
   productTiles,
 } from "~/features/catalog/catalog";
+import { CatalogueErrorCard } from "~/features/catalog/catalogue-error-card";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
@@ -21,6 +21,7 @@ import { ProductPrice } from "~/features/catalog/product-price";
 import { computeTotal, formatPrice } from "~/features/catalog/pricing";
 import { PurchaseArea } from "~/features/catalog/purchase-area";
 import { CurrencySwitch } from "~/features/currency/currency-switch";
+import { DisplayCurrencyContext } from "~/features/currency/display-currency";
 import { QuantityField, useSelectedQuantity } from "~/features/catalog/quantity-field";
 import { checkoutPageSettings } from "~/features/checkout/checkout.server";
 import { CouponField, useCouponCode } from "~/features/checkout/coupon-field";
@@ -118,126 +119,128 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
   const coupon = useCouponCode();
   const publicUrl = matches[0].loaderData.layout.publicUrl;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
-      <JsonLd
-        data={[
-          {
-            ...productJsonLd(product, publicUrl, brand, path(productPath(product))),
-            ...(loaderData.ratedByBuyers ? aggregateRatingProperty(loaderData.reviews) : {}),
-          },
-          breadcrumbJsonLd(
-            [
-              { name: t`Products`, path: path("/products") },
-              { name: product.name, path: path(productPath(product)) },
-            ],
-            publicUrl,
-          ),
-        ]}
-      />
-      <nav aria-label={t`Breadcrumb`} className="mb-6 text-sm text-slate-300">
-        <ol className="flex flex-wrap items-center gap-2">
-          <li>
-            <Link to={path("/products")} className="rounded hover:text-white hover:underline">
-              <Trans>Products</Trans>
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li>
-            <Link
-              to={path(`/products?category=${product.category}`)}
-              className="rounded hover:text-white hover:underline"
-            >
-              {categoryLabel}
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li aria-current="page" className="text-slate-200">
-            {product.name}
-          </li>
-        </ol>
-      </nav>
-      <div className="grid gap-10 lg:grid-cols-2">
-        <div className="space-y-6">
-          <ProductGallery images={product.images} productName={product.name} />
-          <div className="flex flex-wrap items-center gap-3">
-            <CompatibilityChips systems={product.compatibility} />
-            <a
-              href={community.url}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="ms-auto rounded text-sm font-semibold text-sky-300 hover:underline"
-            >
-              <Trans comment="Link to the shop's community (e.g. Join the Discord); the words in brackets are for screen readers only">
-                Join the {communityName}
-                <span className="sr-only"> (opens in a new tab)</span>
-              </Trans>
-            </a>
-          </div>
-        </div>
-        <div className="space-y-6">
-          <ProductBadges badges={product.badges} />
-          <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
-          <ProductPrice product={product} size="lg" />
-          {product.descriptionHtml ? (
-            <div
-              // The shop's own description, as its operator wrote it (in English), when the content adds none.
-              lang={locale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag}
-              className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:ps-6 [&_ul]:list-disc [&_ul]:ps-6"
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
-              dangerouslySetInnerHTML={{ __html: product.descriptionHtml }}
-            />
-          ) : (
-            <p className="text-lg text-slate-300">{product.description}</p>
-          )}
-          <DurationPicker product={product} selected={selected} onSelect={select}>
-            <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change} />
-          </DurationPicker>
-          <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
-          <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
-            <p className="flex items-baseline justify-between gap-4">
-              <span id="total-label" className="text-slate-300">
-                <Trans comment="The price of the chosen licence and quantity">Total</Trans>
-              </span>
-              <output
-                aria-labelledby="total-label"
-                aria-live="polite"
-                className="text-3xl font-bold text-white tabular-nums"
+    <DisplayCurrencyContext value={loaderData.displayCurrency}>
+      <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+        <JsonLd
+          data={[
+            {
+              ...productJsonLd(product, publicUrl, brand, path(productPath(product))),
+              ...(loaderData.ratedByBuyers ? aggregateRatingProperty(loaderData.reviews) : {}),
+            },
+            breadcrumbJsonLd(
+              [
+                { name: t`Products`, path: path("/products") },
+                { name: product.name, path: path(productPath(product)) },
+              ],
+              publicUrl,
+            ),
+          ]}
+        />
+        <nav aria-label={t`Breadcrumb`} className="mb-6 text-sm text-slate-300">
+          <ol className="flex flex-wrap items-center gap-2">
+            <li>
+              <Link to={path("/products")} className="rounded hover:text-white hover:underline">
+                <Trans>Products</Trans>
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li>
+              <Link
+                to={path(`/products?category=${product.category}`)}
+                className="rounded hover:text-white hover:underline"
               >
-                {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
-              </output>
-            </p>
-            <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />
-            {loaderData.displayCurrency ? <CurrencySwitch display={loaderData.displayCurrency} /> : null}
+                {categoryLabel}
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li aria-current="page" className="text-slate-200">
+              {product.name}
+            </li>
+          </ol>
+        </nav>
+        <div className="grid gap-10 lg:grid-cols-2">
+          <div className="space-y-6">
+            <ProductGallery images={product.images} productName={product.name} />
+            <div className="flex flex-wrap items-center gap-3">
+              <CompatibilityChips systems={product.compatibility} />
+              <a
+                href={community.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="ms-auto rounded text-sm font-semibold text-sky-300 hover:underline"
+              >
+                <Trans comment="Link to the shop's community (e.g. Join the Discord); the words in brackets are for screen readers only">
+                  Join the {communityName}
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </Trans>
+              </a>
+            </div>
           </div>
-          {product.features.length > 0 ? (
-            <section aria-labelledby="features-heading">
-              <h2 id="features-heading" className="text-lg font-semibold text-white">
-                <Trans comment="Heading of a product's list of features">Features</Trans>
-              </h2>
-              <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
-                {product.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
-                    <FeatureCheckIcon />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <div className="space-y-6">
+            <ProductBadges badges={product.badges} />
+            <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
+            <ProductPrice product={product} size="lg" />
+            {product.descriptionHtml ? (
+              <div
+                // The shop's own description, as its operator wrote it (in English), when the content adds none.
+                lang={locale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag}
+                className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:ps-6 [&_ul]:list-disc [&_ul]:ps-6"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
+                dangerouslySetInnerHTML={{ __html: product.descriptionHtml }}
+              />
+            ) : (
+              <p className="text-lg text-slate-300">{product.description}</p>
+            )}
+            <DurationPicker product={product} selected={selected} onSelect={select}>
+              <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change} />
+            </DurationPicker>
+            <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
+            <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
+              <p className="flex items-baseline justify-between gap-4">
+                <span id="total-label" className="text-slate-300">
+                  <Trans comment="The price of the chosen licence and quantity">Total</Trans>
+                </span>
+                <output
+                  aria-labelledby="total-label"
+                  aria-live="polite"
+                  className="text-3xl font-bold text-white tabular-nums"
+                >
+                  {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
+                </output>
+              </p>
+              <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />
+              {loaderData.displayCurrency ? <CurrencySwitch display={loaderData.displayCurrency} /> : null}
+            </div>
+            {product.features.length > 0 ? (
+              <section aria-labelledby="features-heading">
+                <h2 id="features-heading" className="text-lg font-semibold text-white">
+                  <Trans comment="Heading of a product's list of features">Features</Trans>
+                </h2>
+                <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
+                  {product.features.map((feature) => (
+                    <li key={feature} className="flex gap-2">
+                      <FeatureCheckIcon />
+                      {feature}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+          </div>
         </div>
+        <div className="mt-16">
+          <ProductReviews productId={product.id} initial={loaderData.reviews} />
+        </div>
+        <RelatedProducts
+          heading={t({
+            message: `More ${category}`,
+            comment:
+              "Heading of other products of the same category, e.g. More utilities; the category is lower-cased in English only",
+          })}
+          products={loaderData.related}
+        />
       </div>
-      <div className="mt-16">
-        <ProductReviews productId={product.id} initial={loaderData.reviews} />
-      </div>
-      <RelatedProducts
-        heading={t({
-          message: `More ${category}`,
-          comment:
-            "Heading of other products of the same category, e.g. More utilities; the category is lower-cased in English only",
-        })}
-        products={loaderData.related}
-      />
-    </div>
+    </DisplayCurrencyContext>
   );
 }
 
@@ -250,16 +253,11 @@ function ProductErrorCard({ notFound = false }: { notFound?: boolean }) {
     ? i18n._(NOT_FOUND.message)
     : t`Something went wrong on our side. Please try again in a moment.`;
   return (
-    <ErrorCard title={title} message={message} titleClassName="text-4xl font-bold text-white">
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to={path("/products")} className={buttonStyles.primary}>
-          <Trans>Browse products</Trans>
-        </Link>
-        <Link to={path("/")} className={buttonStyles.secondary}>
-          <Trans>Return to Home</Trans>
-        </Link>
-      </div>
-    </ErrorCard>
+    <CatalogueErrorCard
+      title={title}
+      message={message}
+      onward={{ to: path("/products"), label: <Trans>Browse products</Trans> }}
+    />
   );
 }
 

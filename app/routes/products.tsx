@@ -2,12 +2,13 @@ import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef } from "react";
-import { data, Link, useLocation, useNavigation } from "react-router";
-import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
-import { buttonStyles } from "~/components/ui/button-styles";
+import { data, useLocation, useNavigation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import { productCards } from "~/features/catalog/catalog";
 import { CatalogFilterForm } from "~/features/catalog/catalog-filter-form";
+import { CatalogueErrorCard } from "~/features/catalog/catalogue-error-card";
 import { CurrencySwitch } from "~/features/currency/currency-switch";
+import { DisplayCurrencyContext } from "~/features/currency/display-currency";
 import { CatalogPagination } from "~/features/catalog/catalog-pagination";
 import { CatalogueStatus } from "~/features/catalog/catalogue-status";
 import { getCatalogue, queryCatalogue } from "~/features/catalog/catalogue.server";
@@ -114,58 +115,60 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
   const updating = navigation.state === "loading" && navigation.location.pathname === path("/products");
   const status = useFocusResultsAfterPaging();
   return (
-    <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
-      <header className="mb-8">
-        <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">
-          <Trans comment="Heading of the catalogue page">Products</Trans>
-        </h1>
-        <p className="mt-2 text-slate-300">
-          <Trans>Premium Windows software with licences from one day to lifetime.</Trans>
-        </p>
-        {loaderData.displayCurrency ? (
-          <div className="mt-4">
-            <CurrencySwitch display={loaderData.displayCurrency} />
-          </div>
-        ) : null}
-      </header>
-      <CatalogFilterForm
-        filters={view.filters}
-        sort={view.sort}
-        popular={"popular" in loaderData}
-        categories={facets}
-      />
-      <p
-        ref={status}
-        role="status"
-        tabIndex={-1}
-        className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-slate-300 focus:outline-none"
-      >
-        <CatalogueStatus
-          total={total}
-          size={size}
-          page={page}
-          pageSize={pageSize}
-          pageCount={pageCount}
-          filtered={hasActiveFilters(view.filters)}
+    <DisplayCurrencyContext value={loaderData.displayCurrency}>
+      <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
+        <header className="mb-8">
+          <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">
+            <Trans comment="Heading of the catalogue page">Products</Trans>
+          </h1>
+          <p className="mt-2 text-slate-300">
+            <Trans>Premium Windows software with licences from one day to lifetime.</Trans>
+          </p>
+          {loaderData.displayCurrency ? (
+            <div className="mt-4">
+              <CurrencySwitch display={loaderData.displayCurrency} />
+            </div>
+          ) : null}
+        </header>
+        <CatalogFilterForm
+          filters={view.filters}
+          sort={view.sort}
+          popular={"popular" in loaderData}
+          categories={facets}
         />
-      </p>
-      <div aria-busy={updating} className={`transition-opacity ${updating ? "opacity-60" : ""}`}>
-        {products.length > 0 ? (
-          <ProductGrid products={products} />
-        ) : (
-          <div className="rounded-2xl border border-dashed border-white/15 px-6 py-16 text-center">
-            <p className="text-lg text-slate-200">
-              <Trans>No products found matching your criteria.</Trans>
-            </p>
-          </div>
-        )}
+        <p
+          ref={status}
+          role="status"
+          tabIndex={-1}
+          className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-slate-300 focus:outline-none"
+        >
+          <CatalogueStatus
+            total={total}
+            size={size}
+            page={page}
+            pageSize={pageSize}
+            pageCount={pageCount}
+            filtered={hasActiveFilters(view.filters)}
+          />
+        </p>
+        <div aria-busy={updating} className={`transition-opacity ${updating ? "opacity-60" : ""}`}>
+          {products.length > 0 ? (
+            <ProductGrid products={products} />
+          ) : (
+            <div className="rounded-2xl border border-dashed border-white/15 px-6 py-16 text-center">
+              <p className="text-lg text-slate-200">
+                <Trans>No products found matching your criteria.</Trans>
+              </p>
+            </div>
+          )}
+        </div>
+        <CatalogPagination
+          page={page}
+          pageCount={pageCount}
+          hrefOf={(p) => path(`/products${catalogSearch({ ...view, page: p })}`)}
+        />
       </div>
-      <CatalogPagination
-        page={page}
-        pageCount={pageCount}
-        hrefOf={(p) => path(`/products${catalogSearch({ ...view, page: p })}`)}
-      />
-    </div>
+    </DisplayCurrencyContext>
   );
 }
 
@@ -187,19 +190,10 @@ function PastTheLastPage({ firstPage }: { firstPage: string | undefined }) {
   const { t } = useLingui();
   const { path } = useLocale();
   return (
-    <ErrorCard
+    <CatalogueErrorCard
       title={t`Page not found`}
       message={t`The catalogue has fewer pages than that.`}
-      titleClassName="text-4xl font-bold text-white"
-    >
-      <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to={firstPage ?? path("/products")} className={buttonStyles.primary}>
-          <Trans>Go to the first page</Trans>
-        </Link>
-        <Link to={path("/")} className={buttonStyles.secondary}>
-          <Trans>Return to Home</Trans>
-        </Link>
-      </div>
-    </ErrorCard>
+      onward={{ to: firstPage ?? path("/products"), label: <Trans>Go to the first page</Trans> }}
+    />
   );
 }

@@ -64,7 +64,7 @@ export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps
         </Link>{" "}
         / <Trans comment="Breadcrumb: an incident's page, by its number">Incident {id}</Trans>
       </nav>
-      <h1 lang={operatorLang} className="mt-4 text-3xl font-bold tracking-tight text-white">
+      <h1 lang={operatorLang} dir="auto" className="mt-4 text-3xl font-bold tracking-tight text-white">
         {incident.title}
       </h1>
       <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-slate-300">

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
-import { waitForHydration } from "../support/hydration";
+import { gotoHydrated, waitForHydration } from "../support/hydration";
 import { startVouchPageFake, type VouchPageFake, vouchFixture } from "../fakes/vouch-page";
 
 // Servers pointed at fake vouch pages (real HTTP on 127.0.0.1), shared by the tests of this file: they run in order
@@ -249,6 +249,22 @@ test.describe("/reviews page", () => {
     await page.clock.runFor(60_000);
     await expect(page.getByText("@mallory")).toBeVisible();
     await expect(page.getByText("Failed to load vouches. Using sample data.")).toHaveCount(0);
+  });
+
+  test("dates each review in the page's language, and the browser writes the very date the server wrote", async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    page.on("pageerror", (error) => errors.push(error.message));
+    // @nightowl's curated review is dated 2026-11-12 (content/reviews.json).
+    await gotoHydrated(page, "/reviews");
+    await expect(page.locator('time[datetime="2026-11-12"]')).toHaveText("Nov 12, 2026");
+    await gotoHydrated(page, "/de/reviews");
+    await expect(page.locator('time[datetime="2026-11-12"]')).toHaveText("12. Nov. 2026");
+    await gotoHydrated(page, "/es/reviews");
+    await expect(page.locator('time[datetime="2026-11-12"]')).toHaveText("12 nov 2026");
+    expect(errors).toEqual([]);
   });
 
   test("shows the curated list with no error when no vouch page is configured", async ({ page }) => {

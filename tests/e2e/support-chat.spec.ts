@@ -12,6 +12,7 @@ import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/cha
 import { type AppServer, makeDataDir, startAppServer } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { gotoHydrated } from "../support/hydration";
+import { openChat } from "../support/support-chat";
 
 const GREETING = "Welcome to Kestrel Software support! Please select a support category below.";
 
@@ -21,17 +22,6 @@ const answersFor = (category: SupportCategory) =>
 /** The message list (the panel also has a screen-reader live region repeating the latest bot message). */
 function conversation(page: Page) {
   return page.getByRole("dialog", { name: "Support Chat" }).getByRole("list", { name: "Conversation" });
-}
-
-async function openChat(page: Page) {
-  const launcher = page.getByRole("button", { name: "Open support chat" });
-  const panel = page.getByRole("dialog", { name: "Support Chat" });
-  // Until the button reports the panel open (a click before hydration is carried out once the page is ready).
-  await expect(async () => {
-    if ((await launcher.getAttribute("aria-expanded")) !== "true") await launcher.click();
-    await expect(panel).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  return panel;
 }
 
 /**

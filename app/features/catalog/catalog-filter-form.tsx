@@ -2,9 +2,10 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Form, Link, useLocation, useNavigate } from "react-router";
+import { Form, Link, useNavigate } from "react-router";
 import { ChevronDownIcon, FilterIcon, SearchIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
+import { AskedCurrencyField } from "~/features/currency/asked-currency-field";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { CategoryFacet } from "./catalogue-query.server";
 import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters } from "./filtering";
@@ -172,8 +173,6 @@ export function CatalogFilterForm({
     go(next, false);
   }
 
-  // A currency asked for in the URL stays when the form is sent without JavaScript.
-  const askedCurrency = new URLSearchParams(useLocation().search).get("currency");
   const activeCount = filters.categories.length + (filters.min !== null ? 1 : 0) + (filters.max !== null ? 1 : 0);
   return (
     <Form
@@ -184,7 +183,7 @@ export function CatalogFilterForm({
       onSubmit={onSubmit}
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >
-      {askedCurrency ? <input type="hidden" name="currency" value={askedCurrency} /> : null}
+      <AskedCurrencyField />
       <div className="relative flex-1">
         <label htmlFor="catalog-search" className="sr-only">
           <Trans>Search products</Trans>
@@ -196,6 +195,7 @@ export function CatalogFilterForm({
           name="q"
           value={draft.q}
           onChange={(e) => update({ ...draft, q: e.target.value })}
+          dir="auto"
           placeholder={t`Search products...`}
           maxLength={100}
           autoComplete="off"

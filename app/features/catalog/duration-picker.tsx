@@ -1,12 +1,12 @@
 import { Plural, Trans } from "@lingui/react/macro";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { useLocation } from "react-router";
 import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "./catalog.content";
 import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "./catalog";
+import { AskedCurrencyField } from "~/features/currency/asked-currency-field";
 import { PriceText } from "~/features/currency/price-text";
-import { useDisplayCurrency } from "~/features/currency/use-display-currency";
+import { useDisplayCurrency } from "~/features/currency/display-currency";
 import { computeTotal, findDuration } from "./pricing";
 
 /**
@@ -54,8 +54,6 @@ export function DurationPicker({
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
   const display = useDisplayCurrency();
-  // A currency asked for in the URL stays when the form is sent without JavaScript.
-  const askedCurrency = new URLSearchParams(useLocation().search).get("currency");
   // A duration picked while the page was still loading is the one the page goes on with.
   const earlyChoice = useEarlyChoice("duration");
   // biome-ignore lint/correctness/useExhaustiveDependencies: applied once, when the early choice is read
@@ -71,7 +69,7 @@ export function DurationPicker({
         event.preventDefault();
       }}
     >
-      {askedCurrency ? <input type="hidden" name="currency" value={askedCurrency} /> : null}
+      <AskedCurrencyField />
       <fieldset>
         <legend className="mb-3">
           <h2 className="text-lg font-semibold text-white">

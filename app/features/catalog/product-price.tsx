@@ -1,7 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { shownPrice } from "~/features/currency/money";
 import { PriceText } from "~/features/currency/price-text";
-import { useDisplayCurrency } from "~/features/currency/use-display-currency";
+import { useDisplayCurrency } from "~/features/currency/display-currency";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { Product } from "./catalog.content";
 import { priceCents } from "./pricing";

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
 import { type ProductTileData, productPath } from "./catalog";
 import { PriceText } from "~/features/currency/price-text";
-import { useDisplayCurrency } from "~/features/currency/use-display-currency";
+import { useDisplayCurrency } from "~/features/currency/display-currency";
 import { priceCents } from "./pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */

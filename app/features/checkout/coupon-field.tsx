@@ -39,6 +39,7 @@ export function CouponField({
           type="text"
           value={code}
           onChange={(event) => onChange(event.target.value)}
+          dir="auto"
           maxLength={COUPON_CODE_MAX_LENGTH}
           pattern="[A-Za-z0-9_\-]{1,64}"
           autoComplete="off"

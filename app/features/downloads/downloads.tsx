@@ -3,6 +3,7 @@ import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { DownloadIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
+import { formatCalendarDay } from "~/features/i18n/calendar-day";
 import type { Download } from "./downloads.content";
 
 /** Installers are delivered with the licence after purchase; this page only describes releases. */
@@ -38,13 +39,7 @@ export function DownloadCard({ download }: { download: Download }) {
   const headingId = `download-${download.id}`;
   const { name, version } = download;
   const size = installerSize(i18n, download.size);
-  // UTC, so server and browser render the same day.
-  const date = i18n.date(new Date(`${download.date}T00:00:00Z`), {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+  const date = formatCalendarDay(i18n, download.date);
   return (
     <article
       aria-labelledby={headingId}

@@ -11,7 +11,16 @@ export interface PageLocale extends LocaleInfo {
   path(to: string): string;
 }
 
-const ASKED_CURRENCY = /^[A-Z]{3}$/;
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+
+/**
+ * The currency the buyer asked for in the page's URL (`?currency=gbp` → `GBP`, as the server reads it), or null: site
+ * links and the page's GET forms carry it on, so the choice stays while they browse.
+ */
+export function useAskedCurrency(): string | null {
+  const asked = new URLSearchParams(useLocation().search).get("currency")?.toUpperCase();
+  return asked !== undefined && CURRENCY_CODE.test(asked) ? asked : null;
+}
 
 /** `?currency=` of the current URL, kept on a site link that has none of its own. */
 function withCurrency(to: string, currency: string | null): string {
@@ -23,10 +32,8 @@ function withCurrency(to: string, currency: string | null): string {
 
 /** The page's language, from its URL (as the server rendered it), and its way of writing site links. */
 export function useLocale(): PageLocale {
-  const { pathname, search } = useLocation();
-  const locale = localeOfPath(pathname);
-  const asked = new URLSearchParams(search).get("currency");
-  const currency = asked !== null && ASKED_CURRENCY.test(asked) ? asked : null;
+  const locale = localeOfPath(useLocation().pathname);
+  const currency = useAskedCurrency();
   return useMemo(
     () => ({ locale, ...localeInfo(locale), path: (to: string) => withCurrency(localizedPath(to, locale), currency) }),
     [locale, currency],

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { formatCalendarDay } from "~/features/i18n/calendar-day";
 import type { LegalPageView } from "./legal.server";
 
 /** Typography for rendered Markdown without a plugin: headings, lists, links and emphasis. */
@@ -7,13 +8,7 @@ const prose =
 
 export function LegalPage({ page }: { page: Pick<LegalPageView, "title" | "lastUpdated" | "html"> }) {
   const { i18n } = useLingui();
-  // UTC, so server and browser render the same day.
-  const date = i18n.date(new Date(`${page.lastUpdated}T00:00:00Z`), {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+  const date = formatCalendarDay(i18n, page.lastUpdated, "long");
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
       <header className="mb-8 border-b border-white/10 pb-6">

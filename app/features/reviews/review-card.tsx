@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { StarIcon } from "~/components/icons";
+import { formatCalendarDay } from "~/features/i18n/calendar-day";
 import { DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
 import { MAX_RATING, type Review, VERIFIED_BUYER } from "./reviews";
 
@@ -19,9 +20,13 @@ export function StarRating({ rating }: { rating: number }) {
   );
 }
 
-/** One review, titled by its author (lists sit under an h2); every field is plain text rendered by React (escaped), the avatar is https: or our default. */
+/**
+ * One review, titled by its author (lists sit under an h2); every field is plain text rendered by React (escaped), the
+ * avatar is https: or our default. What people wrote (names, the review, the reply) takes the direction of its own
+ * text (`dir="auto"`), so English on a right-to-left page, or Arabic on a left-to-right one, reads the right way round.
+ */
 export function ReviewCard({ review }: { review: Review }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   // The shop's own buyers are signed with a label of ours (reviews.server.ts), which is shown in the page's language.
   const author = !review.verified
     ? `@${review.user}`
@@ -44,12 +49,14 @@ export function ReviewCard({ review }: { review: Review }) {
           className="size-10 rounded-full bg-slate-800"
         />
         <div className="min-w-0">
-          <h3 className="truncate font-semibold text-white">{author}</h3>
+          <h3 dir="auto" className="truncate font-semibold text-white">
+            {author}
+          </h3>
           <StarRating rating={review.rating} />
         </div>
       </div>
       {review.comment ? (
-        <p lang={WRITTEN_IN} className="mt-3 break-words text-slate-300">
+        <p lang={WRITTEN_IN} dir="auto" className="mt-3 break-words text-slate-300">
           {review.comment}
         </p>
       ) : null}
@@ -58,13 +65,13 @@ export function ReviewCard({ review }: { review: Review }) {
           <p className="font-semibold text-slate-200">
             <Trans>Reply from the shop</Trans>
           </p>
-          <p lang={WRITTEN_IN} className="mt-1">
+          <p lang={WRITTEN_IN} dir="auto" className="mt-1">
             {review.reply}
           </p>
         </blockquote>
       ) : null}
       <p className="mt-auto pt-3 text-xs text-slate-300">
-        <time dateTime={review.date}>{review.date}</time>
+        <time dateTime={review.date}>{formatCalendarDay(i18n, review.date)}</time>
       </p>
     </article>
   );

@@ -44,7 +44,7 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
               · <LocalTime iso={update.at} />
             </span>
           </p>
-          <p lang={operatorLang} className="mt-1 whitespace-pre-line text-slate-200">
+          <p lang={operatorLang} dir="auto" className="mt-1 whitespace-pre-line text-slate-200">
             {update.body}
           </p>
         </li>
@@ -73,6 +73,7 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
               <Link
                 to={path(incidentPath(incident.id))}
                 lang={operatorLang}
+                dir="auto"
                 className="underline decoration-rose-300/50 underline-offset-4 hover:decoration-rose-100"
               >
                 {incident.title}
@@ -80,7 +81,7 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
               <IncidentStatusBadge status={incident.status} />
             </h3>
             <Affects products={incident.products} />
-            <p lang={operatorLang} className="mt-2 whitespace-pre-line text-slate-200">
+            <p lang={operatorLang} dir="auto" className="mt-2 whitespace-pre-line text-slate-200">
               {incident.body}
             </p>
             <p className="mt-1 text-xs text-slate-300">
@@ -127,6 +128,7 @@ export function RecentIncidents({ incidents }: { incidents: IncidentSummary[] })
                 <Link
                   to={path(incidentPath(incident.id))}
                   lang={operatorLang}
+                  dir="auto"
                   className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white"
                 >
                   {incident.title}

@@ -117,10 +117,12 @@ export function restoreChatState(raw: string | null, now: Date): ChatState {
   }
 }
 
-/** hh:mm in the visitor's local time. */
-export function formatMessageTime(timestamp: string): string {
-  const date = new Date(timestamp);
-  return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
+/**
+ * hh:mm in the visitor's local time, written by the page's language (its digits and separator); a 24-hour clock in
+ * every language, as chats show it. The panel renders only in the browser, so the local zone never meets the server's.
+ */
+export function formatMessageTime(timestamp: string, localeTag = "en"): string {
+  return new Date(timestamp).toLocaleTimeString(localeTag, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
 
 /** What can happen to the conversation; times come in with the action so the reducer stays pure. */

@@ -16,7 +16,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
   const titleId = useId();
   const counterId = useId();
   const { t, i18n } = useLingui();
-  const { dir } = useLocale();
+  const { dir, tag } = useLocale();
   const typed = draft.length;
   const max = MAX_ANSWER_LENGTH;
 
@@ -58,12 +58,14 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
                 : t({ message: "Support:", comment: "Support chat, for screen readers: our message follows" })}{" "}
             </span>
             <p
+              // What the visitor typed reads in its own direction (English in an Arabic chat); our messages follow the page.
+              dir={message.isUser ? "auto" : undefined}
               className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${message.isUser ? "bg-sky-700 text-white" : "bg-slate-800 text-slate-100"}`}
             >
               {shownText(i18n, state, message)}
             </p>
             <time dateTime={message.timestamp} className="mt-1 text-slate-300 text-xs">
-              {formatMessageTime(message.timestamp)}
+              {formatMessageTime(message.timestamp, tag)}
             </time>
           </li>
         ))}
@@ -142,6 +144,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             value={draft}
             onChange={(event) => chat.setDraft(event.target.value)}
             onKeyDown={chat.onInputKeyDown}
+            dir="auto"
             placeholder={shownPlaceholder(i18n, state)}
             aria-label={t`Your answer`}
             aria-describedby={chat.showCounter ? counterId : undefined}
