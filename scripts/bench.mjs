@@ -108,16 +108,25 @@ async function benchPages() {
       `${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`,
     );
 
-    console.log("\n## Documents as a browser gets them (gzip body + response headers)");
+    console.log("\n## Documents as a browser gets them (compressed body + response headers)");
     console.log(
       `A new connection's first round trip carries ${FIRST_ROUND_TRIP_BYTES} bytes (10 TCP segments, as Lighthouse's simulation models it); a page past that waits one more round trip.`,
     );
-    console.log("| route | body | headers | total | first round trip |");
-    console.log("|---|---|---|---|---|");
+    console.log(
+      "A cached page's first response after a new render is brotli 8; once asked again, brotli 11 is made in the background (ADR 019): both are shown.",
+    );
+    console.log("| route | first response: body + headers | once asked again: body + headers | first round trip |");
+    console.log("|---|---|---|---|");
+    const fits = (document) => document.body + document.headers <= FIRST_ROUND_TRIP_BYTES;
     for (const route of LIGHTHOUSE_ROUTES) {
-      const document = await documentSize(server.url + route);
+      // A fresh render: the render cache keeps a page 5 s (1 s for the status page).
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      const first = await documentSize(server.url + route);
+      await documentSize(server.url + route);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = await documentSize(server.url + route);
       console.log(
-        `| ${route} | ${document.body} B | ${document.headers} B | ${document.body + document.headers} B | ${document.body + document.headers <= FIRST_ROUND_TRIP_BYTES ? "fits" : "spills over"} |`,
+        `| ${route} | ${first.body} + ${first.headers} B | ${again.body} + ${again.headers} B | ${fits(first) ? "fits" : "spills over"} / ${fits(again) ? "fits" : "spills over"} |`,
       );
     }
 
