@@ -30,15 +30,24 @@ export interface CachedPage {
   headers: Array<[string, string]>;
   etag: string;
   /**
-   * Everything before the one nonce, brotli-compressed (brotli-template.server.ts): at quality 8 (~1 ms) when stored,
-   * replaced by `betterBrotli`'s quality once the page is asked for again. None when the nonce is not near the end.
+   * Everything before the one nonce, brotli-compressed (brotli-template.server.ts) when stored, and again at
+   * `betterBrotli`'s quality once the page is asked for a second time. None when the nonce is not near the end.
    */
   brotliHead?: Buffer;
-  /**
-   * 11, or 10 (~1/3 of 11's CPU) for a page kept for a second, which changes about as often (the status page's
-   * "last updated"); undefined once done.
-   */
+  /** The quality the page is compressed at once asked for again; undefined when it has it. */
   betterBrotli?: 10 | 11;
+}
+
+/**
+ * Brotli qualities for a stored page: first when it is stored (awaited, on the thread pool), better once it is asked
+ * for again (in the background). A page of the paths' budget (a bounded set) kept 5 s starts at 10 (~13 ms), which
+ * fits the product pages in the first round trip from their first response; a search (open-ended: a flood of them
+ * must not cost that) or a page kept one second, whose "last updated" changes with every render, starts at 8 (~1 ms).
+ * A page kept one second ends at 10 (~1/3 of 11's CPU), as it is made again about as often.
+ */
+function brotliQualities(ttlMs: number, pathPage: boolean): { first: 8 | 10; better?: 10 | 11 } {
+  if (ttlMs < 5_000) return { first: 8, better: 10 };
+  return pathPage ? { first: 10, better: 11 } : { first: 8, better: 11 };
 }
 
 /** One render of the page, made with `nonce`. */
@@ -79,7 +88,9 @@ export function createRenderCache({
   maxQueryEntries = 25,
   finishHtml = (html) => html,
 }: RenderCacheOptions = {}) {
-  const budget = (max: number) =>
+  // A re-render of an unchanged page (the same ETag) takes the better brotli bytes of the one before at once.
+  const betterBrotliHeads = new LRUCache<string, Buffer>({ max: maxEntries + maxQueryEntries });
+  const budget = (max: number, pathPages: boolean) =>
     new LRUCache<string, CachedPage, RenderContext>({
       max,
       // An entry evicted while its render runs still answers the requests waiting on it.
@@ -91,30 +102,31 @@ export function createRenderCache({
           context.uncacheable = response;
           return undefined;
         }
-        return storedPage(response, nonce, finishHtml, context.ttlMs < 5_000 ? 10 : 11);
+        return storedPage(response, nonce, finishHtml, {
+          ...brotliQualities(context.ttlMs, pathPages),
+          known: (etag) => betterBrotliHeads.get(etag),
+        });
       },
     });
-  const pathPages = budget(maxEntries);
-  const queryPages = budget(maxQueryEntries);
+  const pathPages = budget(maxEntries, true);
+  const queryPages = budget(maxQueryEntries, false);
   // A page shown in another currency is one of a few fixed views, not a search: it shares the paths' budget.
   const pagesFor = (url: string) => (url.includes("?") && !CURRENCY_VIEW.test(url) ? queryPages : pathPages);
-  // A re-render of an unchanged page (the same ETag) takes the better brotli bytes of the one before at once.
-  const betterBrotliHeads = new LRUCache<string, Buffer>({ max: maxEntries + maxQueryEntries });
   const compressing = new Set<string>();
-  const takeKnownBrotli = (page: CachedPage) => {
-    const known = page.betterBrotli ? betterBrotliHeads.get(page.etag) : undefined;
-    if (!known) return false;
-    page.brotliHead = known;
-    page.betterBrotli = undefined;
-    return true;
-  };
   /**
    * Better brotli once a stored page is asked for again, in the background (a page asked for once, like each of a
    * flood of searches, never costs it); until then the quick one goes out.
    */
   const compressOnRepeat = (page: CachedPage) => {
     const quality = page.betterBrotli;
-    if (!quality || takeKnownBrotli(page) || compressing.has(page.etag)) return;
+    if (!quality || compressing.has(page.etag)) return;
+    // Made meanwhile for another render of the same version.
+    const known = betterBrotliHeads.get(page.etag);
+    if (known) {
+      page.brotliHead = known;
+      page.betterBrotli = undefined;
+      return;
+    }
     compressing.add(page.etag);
     compressBrotliHead(page.body.parts[0] as Buffer, quality)
       .then(
@@ -128,11 +140,6 @@ export function createRenderCache({
       )
       .finally(() => compressing.delete(page.etag));
   };
-  const stored = (page: CachedPage) => {
-    takeKnownBrotli(page);
-    return page;
-  };
-
   return {
     /** A stored, unexpired render of `url`. */
     get(url: string): CachedPage | undefined {
@@ -159,7 +166,7 @@ export function createRenderCache({
       const context: RenderContext = { render, ttlMs };
       const page = await pages.fetch(url, { ttl: ttlMs, context });
       renderCacheLookups.inc({ result: context.ranRender ? "miss" : "shared" });
-      if (page) return { page: stored(page) };
+      if (page) return { page };
       if (context.uncacheable) return { uncacheable: context.uncacheable };
       return { rendered: false };
     },
@@ -192,7 +199,7 @@ async function storedPage(
   response: Response,
   nonce: string,
   finishHtml: (html: string) => string,
-  betterBrotli: 10 | 11,
+  brotli: { first: 8 | 10; better?: 10 | 11; known: (etag: string) => Buffer | undefined },
 ): Promise<CachedPage> {
   const { html, scriptHashes, styleHashes } = allowInlineCodeByHash(finishHtml(await response.text()), nonce);
   const template = html.replaceAll(nonce, NONCE_SLOT);
@@ -212,9 +219,10 @@ async function storedPage(
     Buffer.byteLength(nonce),
   );
   if (!hasBrotliShape(body)) return { body, headers, etag };
-  // On the thread pool, like the better one later; ~1 ms for a 70 KB page.
-  const brotliHead = await compressBrotliHead(body.parts[0] as Buffer, 8);
-  return { body, headers, etag, brotliHead, betterBrotli };
+  const known = brotli.known(etag);
+  if (known) return { body, headers, etag, brotliHead: known };
+  const brotliHead = await compressBrotliHead(body.parts[0] as Buffer, brotli.first);
+  return { body, headers, etag, brotliHead, betterBrotli: brotli.better };
 }
 
 /** The stored headers with `nonce` put back in. */
