@@ -2,6 +2,7 @@ import { z } from "zod";
 import { computeTotal } from "~/features/catalog/pricing";
 import { QUANTITY_CEILING } from "~/features/catalog/catalog";
 import type { Duration, Product } from "~/features/catalog/catalog.content";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "~/features/i18n/locales";
 import { CHECKOUT_MESSAGES, onlyLeftMessage } from "./checkout-messages";
 import { COUPON_MESSAGES } from "./coupons";
 
@@ -33,6 +34,11 @@ export const checkoutRequestSchema = z.object({
     .string({ message: "Captcha not ready. Please try again in a moment." })
     .min(1, { message: "Captcha not ready. Please try again in a moment." })
     .max(4096),
+  /** The language of the page the buyer is on, for the checkout page's words and links; anything else is English. */
+  locale: z
+    .unknown()
+    .optional()
+    .transform((value): Locale => (typeof value === "string" && isLocale(value) ? value : DEFAULT_LOCALE)),
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 
