@@ -176,6 +176,47 @@ test.describe("a product page in German", () => {
     );
   });
 
+  test("checkout errors are German: the shop's failure, the keys left, and the shop's own words introduced in German", async ({
+    page,
+  }) => {
+    await page.goto(`/de/product/${STUDIO}?duration=lifetime`);
+    const purchase = page.getByRole("button", { name: "Jetzt kaufen" });
+    // The API answers in English (its texts are pinned); the page says them with app/locales/de's msgstr.
+    const answers = [
+      {
+        status: 502,
+        error: "The shop did not answer in time. Please try again.",
+        shown: "Der Shop hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.",
+      },
+      { status: 409, error: "Only 2 of this licence are left.", shown: "Von dieser Lizenz sind nur noch 2 übrig." },
+      {
+        status: 422,
+        error: "Product is out of stock",
+        shown: "Die Kasse konnte nicht geöffnet werden: Product is out of stock",
+      },
+    ];
+    for (const answer of answers) {
+      await page.route("**/api/checkout", (route) =>
+        route.fulfill({
+          status: answer.status,
+          contentType: "application/json",
+          body: JSON.stringify({ error: answer.error }),
+        }),
+      );
+      // Every attempt spends the captcha: wait for a fresh one.
+      await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+      const shown = new Promise<string>((resolve) => {
+        page.once("dialog", async (dialog) => {
+          resolve(dialog.message());
+          await dialog.accept();
+        });
+      });
+      await purchase.click();
+      expect(await shown).toBe(answer.shown);
+      await page.unroute("**/api/checkout");
+    }
+  });
+
   test("/de/purchase/success names the product in German and links under /de/", async ({ page }) => {
     await page.goto(`/de/purchase/success?product_id=${STUDIO}`);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
