@@ -16,10 +16,11 @@ export default [
     route("downloads", "routes/downloads.tsx"),
     ...LEGAL_PAGES.map((page) => route(page.slug, "routes/legal.tsx", { id: legalRouteId(page.slug) })),
     route("purchase/success", "routes/purchase-success.tsx"),
+    // The demo shop's checkout page, in the language of the page the purchase started on.
+    route("demo-checkout/:invoiceId", "routes/demo-checkout.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),
   route("status/feed.xml", "routes/status-feed[.]xml.ts"),
-  route("demo-checkout/:invoiceId", "routes/demo-checkout.tsx"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
 ] satisfies RouteConfig;

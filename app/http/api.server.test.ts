@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LANGUAGE_SUGGESTION_LIMIT } from "~/features/i18n/language-suggestion.api.server";
 import { MAX_JSON_BODY_BYTES } from "~/platform/json-body.server";
 import { createApiRouter } from "./api.server";
 
@@ -43,6 +44,15 @@ describe("the API router", () => {
     expect(await limited.json()).toEqual({
       error: "Too many support requests. Please wait a few minutes and try again.",
     });
+  });
+
+  it("limits language suggestions per client: the request after the allowance gets 429 {error} with Retry-After", async () => {
+    const ask = () => fetch(`${base}/api/language-suggestion?path=/faq`, { headers: { "accept-language": "de" } });
+    for (let i = 0; i < LANGUAGE_SUGGESTION_LIMIT.points; i++) expect((await ask()).status).toBe(200);
+    const limited = await ask();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await limited.json()).toEqual({ error: "Too many language suggestion requests. Please slow down." });
   });
 
   it("reads shop notification bodies without a limit", async () => {

@@ -8,7 +8,8 @@ import { createOrdersApi } from "~/features/orders/orders.api.server";
 import { createReviewsApi } from "~/features/reviews/reviews.api.server";
 import { createStatusApi } from "~/features/status/status.api.server";
 import { createSupportChatApi } from "~/features/support-relay/support-relay.api.server";
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from "~/platform/db.server";
+import { DATABASE_UNAVAILABLE_MESSAGE, INTERNAL_ERROR_MESSAGE } from "~/platform/api-errors";
+import { isDatabaseUnavailableError } from "~/platform/db.server";
 import { jsonBody } from "~/platform/json-body.server";
 
 /**
@@ -47,7 +48,7 @@ export function createApiRouter() {
       return;
     }
     req.log?.error({ err: error }, "api error");
-    if (!res.headersSent) res.status(500).json({ error: "Internal error" });
+    if (!res.headersSent) res.status(500).json({ error: INTERNAL_ERROR_MESSAGE });
   };
   api.use(unexpected);
   return api;

@@ -1,4 +1,5 @@
 import type express from "express";
+import { INTERNAL_ERROR_MESSAGE } from "~/platform/api-errors";
 
 /**
  * Requests no handler can read answer 4xx here, before they reach a feature or React Router: a method the Fetch API
@@ -52,7 +53,7 @@ export const answerErrors: express.ErrorRequestHandler = (
     res.destroy();
     return;
   }
-  refuse(req, res, clientError ? status : 500, clientError ? "Bad request" : "Internal error", { logged: true });
+  refuse(req, res, clientError ? status : 500, clientError ? "Bad request" : INTERNAL_ERROR_MESSAGE, { logged: true });
 };
 
 function refuse(req: express.Request, res: express.Response, status: number, message: string, { logged = false } = {}) {

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { data } from "react-router";
 import { type DbHandle, isDatabaseUnavailableError, migrateAndSeed, openDatabase } from "../../db/client";
 import type { Database } from "../../db/schema";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "./api-errors";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 
@@ -31,9 +32,6 @@ export async function initDatabase(seed: (db: Kysely<Database>) => Promise<void>
 }
 
 export { isDatabaseUnavailableError };
-
-/** The `{error}` an API answers with 503 while the database cannot be reached. */
-export const DATABASE_UNAVAILABLE_MESSAGE = "The shop is briefly unavailable. Please try again in a minute.";
 
 /**
  * A page loader's or action's database work: an unreachable database becomes a 503 that the error page explains

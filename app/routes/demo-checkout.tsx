@@ -2,7 +2,8 @@ import { msg } from "@lingui/core/macro";
 import { data, redirect } from "react-router";
 import { DemoCheckoutPage } from "~/features/checkout/demo-checkout-page";
 import { loadDemoCheckout, payDemoCheckout } from "~/features/checkout/demo-checkout.server";
-import { localeOfPath } from "~/features/i18n/locales";
+import { localeOfRequest } from "~/features/i18n/locale.server";
+import { localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { translatorFor } from "~/features/i18n/translator";
 import { pageMeta } from "~/features/layout/page-meta";
 import { pageDatabaseWork } from "~/platform/db.server";
@@ -11,27 +12,28 @@ import type { Route } from "./+types/demo-checkout";
 // Shown inside our own checkout modal: framing by this origin only, and no site chrome around it.
 export const handle = { security: { frameAncestors: "self" }, layout: "bare" };
 
-// The demo shop's own page, outside the site's languages (always at /demo-checkout/…, so in English).
+// The demo shop's own page, in the language of the page the purchase started on (the checkout URL carries its prefix).
 export const meta: Route.MetaFunction = ({ matches, params, location }) => {
-  const i18n = translatorFor(localeOfPath(location.pathname));
+  const locale = localeOfPath(location.pathname);
+  const i18n = translatorFor(locale);
   return pageMeta(matches[0].loaderData, {
     title: i18n._(msg`Demo checkout`),
     description: i18n._(msg`The demo shop's hosted checkout: a local stand-in where nothing is charged.`),
-    path: `/demo-checkout/${params.invoiceId}`,
+    path: localizedPath(`/demo-checkout/${params.invoiceId}`, locale),
     noindex: true,
   });
 };
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const view = await pageDatabaseWork(() => loadDemoCheckout(params.invoiceId));
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const view = await pageDatabaseWork(() => loadDemoCheckout(params.invoiceId, localeOfRequest(request)));
   if (!view) throw data("Checkout not found", { status: 404 });
   return { view };
 }
 
-export async function action({ params }: Route.ActionArgs) {
+export async function action({ params, request }: Route.ActionArgs) {
   const next = await pageDatabaseWork(() => payDemoCheckout(params.invoiceId));
   if (!next) throw data("Checkout not found", { status: 404 });
-  return redirect(next);
+  return redirect(localizedPath(next, localeOfRequest(request)));
 }
 
 export default function DemoCheckout({ loaderData }: Route.ComponentProps) {

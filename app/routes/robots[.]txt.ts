@@ -1,4 +1,8 @@
+import { DEFAULT_LOCALE, LOCALE_CODES, localizedPath } from "~/features/i18n/locales";
 import { getEnv } from "~/platform/env.server";
+
+/** Pages that are one buyer's own (a purchase, a checkout), in every language. */
+const PRIVATE_PAGES = ["/purchase/", "/demo-checkout/"];
 
 export function loader() {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");
@@ -6,8 +10,10 @@ export function loader() {
     "User-agent: *",
     "Allow: /",
     "Disallow: /api/",
-    "Disallow: /purchase/",
-    "Disallow: /demo-checkout/",
+    ...PRIVATE_PAGES.map((path) => `Disallow: ${path}`),
+    ...LOCALE_CODES.filter((locale) => locale !== DEFAULT_LOCALE).flatMap((locale) =>
+      PRIVATE_PAGES.map((path) => `Disallow: ${localizedPath(path, locale)}`),
+    ),
     `Sitemap: ${base}/sitemap.xml`,
     "",
   ].join("\n");

@@ -208,6 +208,7 @@ test.describe("rate limits", () => {
     { name: "checkout", path: "/api/checkout", method: "POST", limit: 10 },
     { name: "support requests", path: "/api/support", method: "POST", limit: 5 },
     { name: "order status polling", path: "/api/orders/some-order", method: "GET", limit: 60 },
+    { name: "language suggestions", path: "/api/language-suggestion?path=/faq", method: "GET", limit: 200 },
   ]) {
     test(`${name}: request ${limit + 1} from one address within the window gets 429 JSON with Retry-After`, async () => {
       const ip = `203.0.113.${limit}`;

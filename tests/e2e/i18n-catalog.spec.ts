@@ -140,19 +140,81 @@ test.describe("a product page in German", () => {
     expect(await siteLinks(page)).toEqual(["/de/products", "/de"]);
   });
 
-  test("buying from /de/product/… ends on /de/purchase/success, with German links", async ({ page }) => {
+  test("buying from /de/product/… runs in German: the demo checkout at /de/demo-checkout/…, then /de/purchase/success", async ({
+    page,
+  }) => {
     await page.goto(`/de/product/${STUDIO}?duration=lifetime`);
     const purchase = page.getByRole("button", { name: "Jetzt kaufen" });
     await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+    const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
     await purchase.click();
-    // The dialog names the German duration; the demo shop's own page inside it stays English.
+    const { url, orderId } = (await (await started).json()) as { url: string; orderId: string };
+    expect(url).toMatch(/^\/de\/demo-checkout\/demo-[0-9a-f-]{36}$/);
     await expect(page.getByRole("dialog")).toContainText("Kestrel Studio (Lebenslang)");
+    // The demo shop's own page speaks German too, and its way back leads to the German product page.
     const frame = page.frameLocator('iframe[title*="Kestrel Studio"]');
-    await frame.getByRole("button", { name: "Pay", exact: true }).click();
-    await expect(page).toHaveURL(/\/de\/purchase\/success\?order_id=[0-9a-f-]{36}$/);
+    await expect(frame.getByRole("heading", { name: "Kauf abschließen" })).toBeVisible();
+    await expect(frame.getByText("Lebenslang")).toBeVisible();
+    await expect(frame.getByRole("button", { name: "Abbrechen" })).toHaveAttribute(
+      "formaction",
+      `/de/product/${STUDIO}`,
+    );
+    await frame.getByRole("button", { name: "Bezahlen", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/de/purchase/success\\?order_id=${orderId}$`));
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" })).toBeVisible();
     // Once the order is read as paid, the way on stays in German.
     await expect.poll(() => siteLinks(page)).toEqual(["/de/products", "/de/downloads"]);
+
+    // The paid invoice's page, opened on its own, is German and leads to the German order page.
+    await page.goto(url);
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("status")).toHaveText("Diese Rechnung ist abgeschlossen.");
+    await expect(page.getByRole("link", { name: "Bestellung ansehen" })).toHaveAttribute(
+      "href",
+      `/de/purchase/success?order_id=${orderId}`,
+    );
+  });
+
+  test("checkout errors are German: the shop's failure, the keys left, and the shop's own words introduced in German", async ({
+    page,
+  }) => {
+    await page.goto(`/de/product/${STUDIO}?duration=lifetime`);
+    const purchase = page.getByRole("button", { name: "Jetzt kaufen" });
+    // The API answers in English (its texts are pinned); the page says them with app/locales/de's msgstr.
+    const answers = [
+      {
+        status: 502,
+        error: "The shop did not answer in time. Please try again.",
+        shown: "Der Shop hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.",
+      },
+      { status: 409, error: "Only 2 of this licence are left.", shown: "Von dieser Lizenz sind nur noch 2 übrig." },
+      {
+        status: 422,
+        error: "Product is out of stock",
+        shown: "Die Kasse konnte nicht geöffnet werden: Product is out of stock",
+      },
+    ];
+    for (const answer of answers) {
+      await page.route("**/api/checkout", (route) =>
+        route.fulfill({
+          status: answer.status,
+          contentType: "application/json",
+          body: JSON.stringify({ error: answer.error }),
+        }),
+      );
+      // Every attempt spends the captcha: wait for a fresh one.
+      await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
+      const shown = new Promise<string>((resolve) => {
+        page.once("dialog", async (dialog) => {
+          resolve(dialog.message());
+          await dialog.accept();
+        });
+      });
+      await purchase.click();
+      expect(await shown).toBe(answer.shown);
+      await page.unroute("**/api/checkout");
+    }
   });
 
   test("/de/purchase/success names the product in German and links under /de/", async ({ page }) => {

@@ -58,6 +58,17 @@ describe.each(dialects)("checkout on %s", (dialect) => {
     expect(order.provider_invoice_id).toBe(result.body.url.split("/").at(-1));
   });
 
+  it("opens the demo checkout in the buyer's language: /de/demo-checkout/… from a German page, English otherwise", async () => {
+    const german = await checkout({ productId: 446894, variantId: 653023, altcha: await freshPayload(), locale: "de" });
+    if (!("url" in german.body)) throw new Error(german.body.error);
+    expect(german.body.url).toMatch(/^\/de\/demo-checkout\/demo-[0-9a-f-]{36}$/);
+    for (const locale of ["en", "xx", "en-xa", "DE", 7, null]) {
+      const other = await checkout({ productId: 446894, variantId: 653023, altcha: await freshPayload(), locale });
+      if (!("url" in other.body)) throw new Error(other.body.error);
+      expect(other.body.url, String(locale)).toMatch(/^\/demo-checkout\/demo-[0-9a-f-]{36}$/);
+    }
+  });
+
   it("never takes a price from the client", async () => {
     const result = await checkout({
       productId: 446889,

@@ -17,7 +17,15 @@ export type CheckoutOutcome =
 
 /** Asks our server for a checkout URL and turns every answer into "open this" or "tell the buyer this". */
 export async function requestCheckout(
-  input: { productId: number; variantId: number; quantity?: number; coupon?: string; altcha: string },
+  input: {
+    productId: number;
+    variantId: number;
+    quantity?: number;
+    coupon?: string;
+    altcha: string;
+    /** The page's language, so a checkout page of ours (the demo shop's) speaks it too. */
+    locale?: string;
+  },
   fetchImpl: typeof fetch = fetch,
 ): Promise<CheckoutOutcome> {
   try {
@@ -30,6 +38,7 @@ export async function requestCheckout(
         quantity: input.quantity ?? 1,
         ...(input.coupon ? { coupon: input.coupon } : {}),
         altcha: input.altcha,
+        ...(input.locale ? { locale: input.locale } : {}),
       }),
     });
     let data: unknown;

@@ -92,7 +92,10 @@ export async function startCheckout(
   if (left === 0) return { status: 409, body: { error: CHECKOUT_MESSAGES.soldOut } };
   if (typeof left === "number" && request.quantity > left)
     return { status: 409, body: { error: onlyLeftMessage(left) } };
-  const result = await deps.provider.createCheckout(resolved.cart, request.altcha, buyer);
+  const result = await deps.provider.createCheckout(resolved.cart, request.altcha, {
+    ...buyer,
+    locale: request.locale,
+  });
   // The buyer's input refused (captcha, cart) is a 422; the shop failing is a 502.
   if ("error" in result) return { status: result.rejected ? 422 : 502, body: { error: result.error } };
   // The order records what the shop will charge when it says so (the demo shop after a coupon).

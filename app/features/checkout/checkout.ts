@@ -2,7 +2,8 @@ import { z } from "zod";
 import { computeTotal } from "~/features/catalog/pricing";
 import { QUANTITY_CEILING } from "~/features/catalog/catalog";
 import type { Duration, Product } from "~/features/catalog/catalog.content";
-import { CHECKOUT_MESSAGES, onlyLeftMessage } from "./checkout-messages";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "~/features/i18n/locales";
+import { CHECKOUT_MESSAGES, onlyLeftMessage, quantityLimitMessage } from "./checkout-messages";
 import { COUPON_MESSAGES } from "./coupons";
 
 export const MAX_QUANTITY = QUANTITY_CEILING;
@@ -30,9 +31,14 @@ export const checkoutRequestSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{0,64}$/, { message: COUPON_MESSAGES.malformed })
     .optional(),
   altcha: z
-    .string({ message: "Captcha not ready. Please try again in a moment." })
-    .min(1, { message: "Captcha not ready. Please try again in a moment." })
+    .string({ message: CHECKOUT_MESSAGES.captchaNotReady })
+    .min(1, { message: CHECKOUT_MESSAGES.captchaNotReady })
     .max(4096),
+  /** The language of the page the buyer is on, for the checkout page's words and links; anything else is English. */
+  locale: z
+    .unknown()
+    .optional()
+    .transform((value): Locale => (typeof value === "string" && isLocale(value) ? value : DEFAULT_LOCALE)),
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 
@@ -64,11 +70,10 @@ export type CartResolution =
 /** Checks the request against the catalogue and prices it with computeTotal. */
 export function resolveCart(products: readonly Product[], request: CheckoutRequest): CartResolution {
   const product = products.find((p) => p.id === request.productId);
-  if (!product) return { error: "Unknown product" };
+  if (!product) return { error: CHECKOUT_MESSAGES.unknownProduct };
   const duration = product.durations.find((d) => d.variantId !== null && d.variantId === request.variantId);
-  if (!duration || duration.variantId === null) return { error: "Unknown duration for this product" };
-  if (request.quantity > product.maxQuantity)
-    return { error: `quantity must be between 1 and ${product.maxQuantity} for this product` };
+  if (!duration || duration.variantId === null) return { error: CHECKOUT_MESSAGES.unknownDuration };
+  if (request.quantity > product.maxQuantity) return { error: quantityLimitMessage(product.maxQuantity) };
   if (duration.stock === 0) return { error: CHECKOUT_MESSAGES.soldOut, soldOut: true };
   if (duration.stock !== undefined && request.quantity > duration.stock)
     return { error: onlyLeftMessage(duration.stock), soldOut: true };

@@ -1,9 +1,14 @@
 import { Select, Trans } from "@lingui/react/macro";
+import { useLocale } from "~/features/i18n/use-locale";
 import type { DemoCheckoutView } from "./demo-checkout.server";
 
-/** The built-in demo shop's invoice page (shown inside the checkout modal, or in its own tab). */
+/**
+ * The built-in demo shop's invoice page (shown inside the checkout modal, or in its own tab), in the buyer's language:
+ * its way back to the shop leads to pages in that language too.
+ */
 export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
-  const { status } = view;
+  const { status, productId, variantId } = view;
+  const { path } = useLocale();
   const payable = status === "pending";
   return (
     <div className="mx-auto max-w-md px-4 py-8">
@@ -21,13 +26,25 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
           <dt className="text-slate-300">
             <Trans comment="Demo checkout: the product being bought">Item</Trans>
           </dt>
-          <dd className="text-end font-medium text-slate-100">{view.productName}</dd>
+          <dd className="text-end font-medium text-slate-100">
+            {view.productName ?? (
+              <Trans comment="Demo checkout: a product the catalogue no longer has, by its number">
+                Product {productId}
+              </Trans>
+            )}
+          </dd>
         </div>
         <div className="flex justify-between gap-4 px-4 py-3">
           <dt className="text-slate-300">
             <Trans comment="Demo checkout: the licence length being bought">Duration</Trans>
           </dt>
-          <dd className="text-end font-medium text-slate-100">{view.durationLabel}</dd>
+          <dd className="text-end font-medium text-slate-100">
+            {view.durationLabel ?? (
+              <Trans comment="Demo checkout: a licence length the catalogue no longer has, by its number">
+                Variant {variantId}
+              </Trans>
+            )}
+          </dd>
         </div>
         {view.quantity > 1 ? (
           <div className="flex justify-between gap-4 px-4 py-3">
@@ -72,7 +89,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
           <button
             type="submit"
             formMethod="get"
-            formAction={`/product/${view.productId}`}
+            formAction={path(`/product/${productId}`)}
             formTarget="_top"
             className="rounded-lg border border-slate-600 px-5 py-3 font-semibold text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
           >
@@ -96,7 +113,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
             </Trans>
           </p>
           <a
-            href={`/purchase/success?order_id=${encodeURIComponent(view.orderId)}`}
+            href={path(`/purchase/success?order_id=${encodeURIComponent(view.orderId)}`)}
             target="_top"
             className="mt-3 inline-block font-semibold text-sky-300 underline hover:text-sky-200"
           >

@@ -1,5 +1,6 @@
 import { computeTotal, formatUsd } from "~/features/catalog/pricing";
 import { getProduct } from "~/features/catalog/catalogue.server";
+import { type AnyLocale, DEFAULT_LOCALE } from "~/features/i18n/locales";
 import { findOrderByInvoice } from "~/features/orders/orders.server";
 import { receiveShopNotification, signShopNotification } from "~/features/orders/shop-notifications.server";
 import { getDb } from "~/platform/db.server";
@@ -9,8 +10,10 @@ import { getCheckoutProvider, notificationContext, shopWebhookSecret } from "./c
 export interface DemoCheckoutView {
   invoiceId: string;
   productId: number;
-  productName: string;
-  durationLabel: string;
+  /** In the page's language; null when the catalogue no longer has the product (or its duration). */
+  productName: string | null;
+  durationLabel: string | null;
+  variantId: number;
   quantity: number;
   /** What is charged: the list price, less the coupon's discount when one applied. */
   total: string;
@@ -20,19 +23,20 @@ export interface DemoCheckoutView {
   orderId: string;
 }
 
-/** The demo shop's invoice page data; undefined when the demo shop is off or the invoice is not ours. */
-export async function loadDemoCheckout(invoiceId: string): Promise<DemoCheckoutView | undefined> {
+/** The demo shop's invoice page data in `locale`; undefined when the demo shop is off or the invoice is not ours. */
+export async function loadDemoCheckout(invoiceId: string, locale: AnyLocale): Promise<DemoCheckoutView | undefined> {
   if (getCheckoutProvider().name !== "demo" || !/^demo-[0-9a-f-]{36}$/.test(invoiceId)) return undefined;
   const order = await findOrderByInvoice(getDb().db, "demo", invoiceId);
   if (!order) return undefined;
-  const product = getProduct(order.product_id);
+  const product = getProduct(order.product_id, locale);
   const duration = product?.durations.find((d) => d.variantId === order.variant_id);
   const listCents = product && duration ? computeTotal(product, duration, order.quantity) : undefined;
   return {
     invoiceId,
     productId: order.product_id,
-    productName: product?.name ?? `Product ${order.product_id}`,
-    durationLabel: duration?.label ?? `Variant ${order.variant_id}`,
+    productName: product?.name ?? null,
+    durationLabel: duration?.label ?? null,
+    variantId: order.variant_id,
     quantity: order.quantity,
     total: formatUsd(order.amount_cents),
     ...(order.coupon && listCents !== undefined
@@ -47,9 +51,10 @@ export async function loadDemoCheckout(invoiceId: string): Promise<DemoCheckoutV
  * Pays a demo invoice the way a real shop would: a signed "invoice processed" notification, handled by the same
  * receiveShopNotification() that POST /api/shop/notifications uses. Returns the invoice page again (now paid): like
  * a real shop's, it does not send the buyer anywhere; the product page notices the payment by watching the order.
+ * The path has no locale prefix: the caller puts it in the page's language.
  */
 export async function payDemoCheckout(invoiceId: string): Promise<string | undefined> {
-  const view = await loadDemoCheckout(invoiceId);
+  const view = await loadDemoCheckout(invoiceId, DEFAULT_LOCALE);
   if (!view) return undefined;
   const env = getEnv();
   const body = Buffer.from(

@@ -62,7 +62,7 @@ function usePaymentDetection(orderId: string | null, watching: boolean, onPaid: 
 /** `Purchase Now`: solves the captcha in the background, starts one checkout at a time, shows the hosted checkout. */
 export function PurchaseButton({ product, duration, quantity = 1, coupon = "", modal }: PurchaseButtonProps) {
   const { t, i18n } = useLingui();
-  const { path } = useLocale();
+  const { path, locale } = useLocale();
   const modalSetting = useCheckoutModalSetting();
   const useModal = modal ?? modalSetting;
   const captcha = useCaptcha(CHECKOUT_CHALLENGE_URL);
@@ -130,6 +130,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
         quantity,
         coupon: couponCode || undefined,
         altcha: captcha.payload,
+        locale,
       }),
       useModal ? loadCheckoutModal().catch(() => null) : null,
     ]);

@@ -1,9 +1,21 @@
 import { msg } from "@lingui/core/macro";
 import express from "express";
+import { type RateLimitPolicy, rateLimit } from "~/platform/rate-limit.server";
 import { i18nFor } from "./i18n.server";
 import { negotiateLocale } from "./language-negotiation";
 import { LANGUAGE_CHOICE_COOKIE, type LanguageSuggestion } from "./language-suggestion";
 import { LOCALES, localeOfPath, localizedPath, pathWithoutLocale } from "./locales";
+
+/**
+ * Per client address. Asked once per page load until the visitor chooses: far above what a person (or an office behind
+ * one address) loads in a minute, far below a script's flood.
+ */
+export const LANGUAGE_SUGGESTION_LIMIT: RateLimitPolicy = {
+  name: "languageSuggestion",
+  points: 200,
+  durationSeconds: 60,
+  error: "Too many language suggestion requests. Please slow down.",
+};
 
 const CHOICE = new RegExp(`(?:^|;\\s*)${LANGUAGE_CHOICE_COOKIE}=`);
 
@@ -20,7 +32,7 @@ function sitePath(value: unknown): string {
  */
 export function createLanguageSuggestionApi() {
   const router = express.Router();
-  router.get("/language-suggestion", (req, res) => {
+  router.get("/language-suggestion", rateLimit(LANGUAGE_SUGGESTION_LIMIT), (req, res) => {
     res.vary("Accept-Language").vary("Cookie");
     const path = sitePath(req.query.path);
     const suggested = negotiateLocale(req.get("accept-language"));

@@ -1,6 +1,14 @@
 import type { SupportRequestInput } from "./support-chat";
 
-export class SupportRequestError extends Error {}
+/** Our server did not take the request; `status` says why (429: this visitor has sent too many for now). */
+export class SupportRequestError extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`Support request rejected (${status}): ${detail}`);
+  }
+}
 
 /** Hands the answers to our server, which stores them before answering 202; throws on anything else. */
 export async function postSupportRequest(request: SupportRequestInput, signal?: AbortSignal): Promise<{ id: string }> {
@@ -12,7 +20,7 @@ export async function postSupportRequest(request: SupportRequestInput, signal?: 
   });
   const body = (await response.json().catch(() => null)) as { id?: string; error?: string } | null;
   if (response.status !== 202 || typeof body?.id !== "string") {
-    throw new SupportRequestError(`Support request rejected (${response.status}): ${body?.error ?? "no details"}`);
+    throw new SupportRequestError(response.status, body?.error ?? "no details");
   }
   return { id: body.id };
 }

@@ -2,7 +2,8 @@ import { setupI18n } from "@lingui/core";
 import { describe, expect, it } from "vitest";
 import { chooseCategory, initialChatState, submitAnswer } from "./conversation";
 import { CLOSING_MESSAGES, GREETING, SUPPORT_CATEGORIES, SUPPORT_QUESTIONS } from "./support-chat";
-import { CATEGORY_NAMES, CHAT_LINES, shownPlaceholder, shownText } from "./support-chat-messages";
+import { SupportRequestError } from "./support-chat-api";
+import { CATEGORY_NAMES, CHAT_LINES, sendFailureText, shownPlaceholder, shownText } from "./support-chat-messages";
 
 // No catalogue: each message shows its English source, which must be the English line the conversation keeps.
 const english = setupI18n({ locale: "en", messages: { en: {} } });
@@ -51,5 +52,18 @@ describe("the chat's messages", () => {
     expect(shownPlaceholder(english, chooseCategory(initialChatState(now), "Key Reset", now))).toBe(
       "Type your answer...",
     );
+  });
+});
+
+describe("sendFailureText", () => {
+  it('tells a visitor who sent too many (429) to wait: "Too many support requests. Please wait a few minutes and try again."', () => {
+    expect(sendFailureText(english, new SupportRequestError(429, "Too many support requests."))).toBe(
+      "Too many support requests. Please wait a few minutes and try again.",
+    );
+  });
+
+  it('says "Failed to send message. Please try again." for any other failure, whatever the server wrote', () => {
+    for (const error of [new SupportRequestError(500, "Internal error"), new TypeError("Failed to fetch"), undefined])
+      expect(sendFailureText(english, error)).toBe("Failed to send message. Please try again.");
   });
 });

@@ -16,6 +16,7 @@ import {
   SUPPORT_QUESTIONS,
   type SupportCategory,
 } from "./support-chat";
+import { SupportRequestError } from "./support-chat-api";
 
 /** Each category as the visitor sees it; the category itself (what the request carries) stays its English name. */
 export const CATEGORY_NAMES: Record<SupportCategory, MessageDescriptor> = {
@@ -93,4 +94,14 @@ export function shownPlaceholder(i18n: I18n, state: ChatState): string {
   const english = placeholderFor(state);
   const placeholder = PLACEHOLDERS[english];
   return placeholder ? i18n._(placeholder) : english;
+}
+
+/**
+ * Why sending failed, in the page's language (the server's `{error}` is English and stays in the log): the visitor
+ * who sent too many is told to wait rather than to retry at once.
+ */
+export function sendFailureText(i18n: I18n, error: unknown): string {
+  if (error instanceof SupportRequestError && error.status === 429)
+    return i18n._(msg`Too many support requests. Please wait a few minutes and try again.`);
+  return i18n._(msg`Failed to send message. Please try again.`);
 }

@@ -15,6 +15,7 @@ import {
 import { SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 import { COUNTER_THRESHOLD, type SupportCategory } from "./support-chat";
 import { postSupportRequest } from "./support-chat-api";
+import { sendFailureText } from "./support-chat-messages";
 
 const STORAGE_KEY = "kestrel:support-chat";
 
@@ -40,7 +41,7 @@ type FocusTarget = "input" | "finish" | "category";
  * reloads), where focus goes after each step, Escape, and submitting the answers with a solved captcha.
  */
 export function useSupportChat({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { locale } = useLocale();
   const [state, dispatch] = useReducer(conversationReducer, undefined, readStoredState);
   const [draft, setDraft] = useState("");
@@ -122,13 +123,13 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
       outcome = "failed";
       console.error("Support chat: the request could not be submitted", error);
       toast.error(t({ message: "Error", comment: "Support chat: the title of the toast saying sending failed" }), {
-        description: t`Failed to send message. Please try again.`,
+        description: sendFailureText(i18n, error),
       });
     }
     // Focus lands on the button that matters next (Retry sending or New request) once it renders.
     pendingFocus.current = "finish";
     dispatch({ type: "submitted", outcome, now: new Date() });
-  }, [locale, t]);
+  }, [locale, t, i18n]);
 
   const chooseCategory = (category: SupportCategory) => {
     pendingFocus.current = "input";

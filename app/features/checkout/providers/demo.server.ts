@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Captcha } from "~/features/captcha/captcha.server";
+import { DEFAULT_LOCALE, localizedPath } from "~/features/i18n/locales";
 import { CHECKOUT_MESSAGES } from "../checkout-messages";
 import type { CheckoutProvider } from "../checkout-provider";
 import type { Coupon } from "../coupons.content";
@@ -7,7 +8,7 @@ import { COUPON_MESSAGES, discountedCents, findApplicableCoupon } from "../coupo
 
 /**
  * The built-in offline shop: our own captcha, coupons from content/coupons.json, and a local hosted-checkout page at
- * /demo-checkout/{invoiceId}.
+ * /demo-checkout/{invoiceId} (under the buyer's locale prefix: /de/demo-checkout/{invoiceId}).
  */
 export function createDemoProvider(captcha: Captcha, coupons: () => readonly Coupon[] = () => []): CheckoutProvider {
   return {
@@ -15,14 +16,14 @@ export function createDemoProvider(captcha: Captcha, coupons: () => readonly Cou
     async challenge() {
       return { challenge: await captcha.issueChallenge() };
     },
-    async createCheckout(cart, payload) {
+    async createCheckout(cart, payload, buyer = {}) {
       const verdict = await captcha.verifyPayloadOnce(payload);
       if (!verdict.ok) return { error: CHECKOUT_MESSAGES.captchaRejected, rejected: true };
       // The captcha comes first, so guessing codes costs a proof of work each.
       const coupon = cart.coupon ? findApplicableCoupon(coupons(), cart.coupon, cart.productId) : undefined;
       if (cart.coupon && !coupon) return { error: COUPON_MESSAGES.notValid, rejected: true };
       const invoiceId = `demo-${crypto.randomUUID()}`;
-      const url = `/demo-checkout/${invoiceId}`;
+      const url = localizedPath(`/demo-checkout/${invoiceId}`, buyer.locale ?? DEFAULT_LOCALE);
       return coupon
         ? { url, invoiceId, amountCents: discountedCents(cart.amountCents, coupon.percentOff) }
         : { url, invoiceId };

@@ -4,19 +4,10 @@ import type { Captcha } from "~/features/captcha/captcha.server";
 import type { InvoiceOutcome } from "~/features/orders/orders";
 import { logger } from "~/platform/logger.server";
 import type { CheckoutCart, CheckoutResult } from "../checkout";
-import { CHECKOUT_MESSAGES } from "../checkout-messages";
+import { CHECKOUT_MESSAGES, SHOP_MESSAGES } from "../checkout-messages";
 import type { BuyerContext, CheckoutProvider, InvoiceLookup } from "../checkout-provider";
 
 export const SHOP_TIMEOUT_MS = 10_000;
-
-export const SHOP_MESSAGES = {
-  timeout: "The shop did not answer in time. Please try again.",
-  unreachable: "Could not reach the shop. Please try again.",
-  badUrl: "The shop returned an invalid checkout URL. Please try again.",
-  busy: "The shop is busy right now. Please try again in a minute.",
-  notJson: (status: number) => `The shop sent an unexpected answer (HTTP ${status}). Please try again.`,
-  failed: (status: number) => `The shop could not start the checkout (HTTP ${status}). Please try again.`,
-} as const;
 
 export interface SellAuthOptions {
   apiBase: string;
