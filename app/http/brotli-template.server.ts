@@ -17,16 +17,23 @@ const MAX_UNCOMPRESSED_META_BLOCK = 1 << 16;
 /** ISLAST and ISLASTEMPTY set: the stream ends. */
 const LAST_EMPTY_META_BLOCK = Buffer.from([0b11]);
 
-/** `head` compressed, not finished: the stream can go on at a byte boundary. */
-export function compressBrotliHead(head: Buffer, quality: number): Promise<Buffer> {
-  return brotliCompress(head, {
+/**
+ * `head` compressed, not finished: the stream can go on at a byte boundary. Quality 8 and below (~1 ms) runs here, on
+ * the main thread: on the thread pool, concurrent encoders each take fresh memory (a flood of uncached renders cost
+ * ~7 ms of CPU per page that way, mostly page faults); the slower qualities run on the thread pool.
+ */
+export async function compressBrotliHead(head: Buffer, quality: number): Promise<Buffer> {
+  const options: zlib.BrotliOptions = {
     finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
     params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      // A window of 256 KB holds any page whole, and costs less memory than the default 4 MB.
+      [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: head.length,
     },
-  });
+  };
+  return quality <= 8 ? zlib.brotliCompressSync(head, options) : brotliCompress(head, options);
 }
 
 /** Uncompressed meta-blocks holding `bytes`: a 20-bit header (not last, 4 nibbles of length, uncompressed), padded. */

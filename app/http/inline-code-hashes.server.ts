@@ -1,16 +1,5 @@
 import crypto from "node:crypto";
-import { RewritingStream } from "parse5-html-rewriting-stream";
 import { HELD_MODULE_TYPE } from "~/features/layout/boot/start-after-paint.boot";
-
-/** What is read of parse5's start tag token: its attributes and where each one is in the source. */
-interface StartTag {
-  tagName: string;
-  attrs: { name: string; value: string }[];
-  sourceCodeLocation?: {
-    startOffset: number;
-    attrs?: Record<string, { startOffset: number; endOffset: number }>;
-  } | null;
-}
 
 /** A stored render whose inline code is allowed by hash, and the CSP sources that allow it. */
 export interface HashAllowedPage {
@@ -31,53 +20,37 @@ export const cspHash = (text: string) => `'sha256-${crypto.createHash("sha256").
  * The held module script is hashed too: the starter inserts a module script with its text after the first paint.
  */
 export function allowInlineCodeByHash(html: string, nonce: string): HashAllowedPage {
-  const nonced = html.split(`nonce="${nonce}"`).length - 1;
-  if (nonced < 2) return { html, scriptHashes: [], styleHashes: [] };
+  const attribute = ` nonce="${nonce}"`;
+  const positions: number[] = [];
+  for (let at = html.indexOf(attribute); at !== -1; at = html.indexOf(attribute, at + attribute.length))
+    positions.push(at);
+  if (positions.length < 2) return { html, scriptHashes: [], styleHashes: [] };
   const scriptHashes: string[] = [];
   const styleHashes: string[] = [];
-  const tokenizer = new RewritingStream();
   let output = "";
-  let seen = 0;
-  // The element whose text is being read, and into which list its hash goes.
-  let reading: { tagName: string; text: string; hashes: string[] } | undefined;
-  tokenizer.on("startTag", (tag: StartTag, raw: string) => {
-    const nonceAttribute = tag.sourceCodeLocation?.attrs?.nonce;
-    if (!nonceAttribute || tag.attrs.find((attr) => attr.name === "nonce")?.value !== nonce) {
-      output += raw;
-      return;
+  let copied = 0;
+  // Every occurrence but the last: the nonce is random per render, so it is only ever in the attributes we wrote.
+  for (const at of positions.slice(0, -1)) {
+    const tagStart = html.lastIndexOf("<", at);
+    const tagName = /^<(script|style)[\s>]/.exec(html.slice(tagStart, tagStart + 8))?.[1];
+    const tagEnd = html.indexOf(">", at + attribute.length);
+    output += html.slice(copied, at);
+    copied = at + attribute.length;
+    if (!tagName || tagEnd === -1) continue;
+    // Script and style text ends at the first end tag (React Router and our boot scripts never write "</" in them);
+    // the browser hashes that text as written. A wrong guess would only make the CSP refuse it, which the sweeps catch.
+    const textEnd = html.indexOf(`</${tagName}`, tagEnd);
+    if (textEnd === -1) continue;
+    const hash = cspHash(html.slice(tagEnd + 1, textEnd));
+    const type = /\stype="([^"]*)"/.exec(html.slice(tagStart, tagEnd))?.[1];
+    if (tagName === "style") {
+      if (!styleHashes.includes(hash)) styleHashes.push(hash);
+    } else if (type === undefined || type === "module" || type === HELD_MODULE_TYPE) {
+      // A data block (JSON-LD) never runs; the held module script does, once the starter copies it.
+      if (!scriptHashes.includes(hash)) scriptHashes.push(hash);
     }
-    seen++;
-    if (seen === nonced) {
-      output += raw;
-      return;
-    }
-    const tagStart = tag.sourceCodeLocation?.startOffset ?? 0;
-    let start = nonceAttribute.startOffset - tagStart;
-    // The attribute goes with the space before it.
-    while (/\s/.test(raw[start - 1] ?? "")) start--;
-    output += raw.slice(0, start) + raw.slice(nonceAttribute.endOffset - tagStart);
-    const type = tag.attrs.find((attr) => attr.name === "type")?.value;
-    if (tag.tagName === "style") reading = { tagName: "style", text: "", hashes: styleHashes };
-    // A data block (JSON-LD) never runs; the held module script does, once the starter copies it.
-    else if (tag.tagName === "script" && (type === undefined || type === "module" || type === HELD_MODULE_TYPE))
-      reading = { tagName: "script", text: "", hashes: scriptHashes };
-  });
-  tokenizer.on("text", (_token: unknown, raw: string) => {
-    if (reading) reading.text += raw;
-    output += raw;
-  });
-  tokenizer.on("endTag", (tag: { tagName: string }, raw: string) => {
-    if (reading?.tagName === tag.tagName) {
-      // Browsers hash the element's text as written (script and style text has no character references).
-      const hash = cspHash(reading.text);
-      if (!reading.hashes.includes(hash)) reading.hashes.push(hash);
-      reading = undefined;
-    }
-    output += raw;
-  });
-  for (const event of ["comment", "doctype"]) tokenizer.on(event, (_token: unknown, raw: string) => (output += raw));
-  tokenizer.end(html);
-  return { html: output, scriptHashes, styleHashes };
+  }
+  return { html: output + html.slice(copied), scriptHashes, styleHashes };
 }
 
 /** The CSP with `hashes` beside the nonce in `directive` (script-src, style-src). */
