@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { transformAsync } from "@babel/core";
@@ -6,12 +7,15 @@ import { getConfig } from "@lingui/conf";
 import { formatter } from "@lingui/format-po";
 import { type CompiledMessage, compileMessageOrThrow } from "@lingui/message-utils/compileMessage";
 import type { Plugin } from "vite";
+import { LOCALE_CODES, PSEUDO_LOCALE } from "./locales";
+import { PAGE_MESSAGES_DIR, PAGE_MESSAGES_QUEUE } from "./page-messages";
 import { pseudoLocalize } from "./pseudo-locale";
 
 const SOURCE_LOCALE = "en";
-const PSEUDO_LOCALE = "en-xa";
 const CATALOGUE = /[\\/]locales[\\/]([a-z-]+)[\\/]messages\.po$/;
 const MACRO_IMPORT = /from\s+["']@lingui\/(?:core|react)\/macro["']/;
+// A message descriptor as the macro writes it in production (`{ id: "x_-k3z" }`); other `id`s are filtered out later.
+const DESCRIPTOR_ID = /\bid:\s*"([^"\\]+)"/g;
 
 export interface CompiledCatalogue {
   messages: Record<string, CompiledMessage>;
@@ -65,6 +69,8 @@ export function linguiMessages(): Plugin[] {
   let linguiConfig: ReturnType<typeof getConfig> | undefined;
   const reported = new Set<string>();
   let root = process.cwd();
+  // Module id → the message ids its macros became: what a chunk that holds the module needs translated.
+  const idsByModule = new Map<string, string[]>();
   return [
     {
       name: "kestrel:lingui-macros",
@@ -81,7 +87,12 @@ export function linguiMessages(): Plugin[] {
           parserOpts: { plugins: ["jsx", "typescript"] },
           plugins: [[linguiMacro, { linguiConfig }]],
         });
-        return result?.code ? { code: result.code, map: result.map } : undefined;
+        if (!result?.code) return undefined;
+        idsByModule.set(
+          id,
+          [...result.code.matchAll(DESCRIPTOR_ID)].map((match) => match[1] as string),
+        );
+        return { code: result.code, map: result.map };
       },
     },
     {
@@ -111,5 +122,76 @@ export function linguiMessages(): Plugin[] {
         return { code: `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(messages))});`, map: null };
       },
     },
+    pageMessages(() => root, idsByModule),
   ];
+}
+
+/**
+ * Each page loads only the messages its own code uses, in its own language (issue 21's budget: docs/decisions/017).
+ * The root route's chunk carries the messages of everything it reaches by static imports (the shell); every other route
+ * chunk, and every lazily loaded chunk (the chat panel, the checkout dialog), carries what it reaches beyond the shell.
+ * A chunk's messages are one file per locale, named by the hash of them all, so each stays cacheable for ever; the
+ * chunk ends by asking for them with a top-level await (`page-messages.ts`), so an `import()` of it, or the router
+ * loading a route, settles once they are in.
+ */
+function pageMessages(projectRoot: () => string, idsByModule: Map<string, string[]>): Plugin {
+  let catalogues: Map<string, Record<string, CompiledMessage>> | undefined;
+  const files = new Map<string, string>();
+  let shell: Set<string> | undefined;
+  return {
+    name: "kestrel:lingui-page-messages",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async buildStart() {
+      const localesDir = path.join(projectRoot(), "app", "locales");
+      catalogues = new Map();
+      for (const locale of [...LOCALE_CODES, PSEUDO_LOCALE])
+        catalogues.set(locale, (await compileCatalogue(localesDir, locale)).messages);
+      files.clear();
+      shell = undefined;
+    },
+    renderChunk(code, chunk) {
+      if (!(chunk.isEntry || chunk.isDynamicEntry) || !chunk.facadeModuleId || !catalogues) return null;
+      const english = catalogues.get(SOURCE_LOCALE) ?? {};
+      const messagesReached = (entry: string) => {
+        const ids = new Set<string>();
+        for (const moduleId of staticallyReached(entry, (id) => this.getModuleInfo(id)?.importedIds ?? []))
+          for (const id of idsByModule.get(moduleId) ?? []) if (Object.hasOwn(english, id)) ids.add(id);
+        return ids;
+      };
+      const rootModule = path.join(projectRoot(), "app", "root.tsx");
+      shell ??= messagesReached(rootModule);
+      const shellIds = shell;
+      const ids =
+        chunk.facadeModuleId.split("?")[0] === rootModule
+          ? [...shellIds]
+          : [...messagesReached(chunk.facadeModuleId)].filter((id) => !shellIds.has(id));
+      if (ids.length === 0) return null;
+      ids.sort();
+      const perLocale = [...catalogues].map(([locale, messages]) => {
+        const own = Object.fromEntries(ids.map((id) => [id, messages[id] ?? english[id]]));
+        return [locale, `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(own))});\n`] as const;
+      });
+      const hash = crypto.createHash("sha256");
+      for (const [locale, source] of perLocale) hash.update(`${locale}\0${source}\0`);
+      const key = `${chunk.name.replace(/[^A-Za-z0-9_-]/g, "-")}-${hash.digest("base64url").slice(0, 8)}`;
+      for (const [locale, source] of perLocale) files.set(`${PAGE_MESSAGES_DIR}/${key}.${locale}.js`, source);
+      return { code: `${code}\nawait (self.${PAGE_MESSAGES_QUEUE} ||= []).push(${JSON.stringify(key)});\n`, map: null };
+    },
+    generateBundle() {
+      for (const [fileName, source] of files) this.emitFile({ type: "asset", fileName, source });
+    },
+  };
+}
+
+/** Every module `entry` reaches through static imports (dynamic ones start chunks of their own), ours only. */
+function staticallyReached(entry: string, importsOf: (id: string) => readonly string[]): Set<string> {
+  const reached = new Set<string>();
+  const pending = [entry];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (reached.has(id) || id.includes("node_modules")) continue;
+    reached.add(id);
+    pending.push(...importsOf(id));
+  }
+  return reached;
 }
