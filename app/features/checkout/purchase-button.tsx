@@ -1,3 +1,4 @@
+import type { I18n } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRouteLoaderData } from "react-router";
@@ -9,11 +10,21 @@ import { useEarlyClick } from "~/features/layout/early-clicks";
 import { toast } from "~/features/layout/toasts";
 import { useOrderWatch } from "~/features/orders/use-order-watch";
 import { CHECKOUT_CHALLENGE_URL, loadCheckoutSchemas, requestCheckout } from "./checkout-api";
-import { checkoutAlert, TRANSLATED_CHECKOUT_MESSAGES, TRANSLATED_COUPON_MESSAGES } from "./checkout-messages";
-import { COUPON_CODE_PATTERN } from "./coupons";
+import { CHECKOUT_MESSAGES } from "./checkout-messages";
+import { COUPON_CODE_PATTERN, COUPON_MESSAGES } from "./coupons";
 
 // The dialog (Radix and its scroll lock) is fetched once the page is idle, not with the page's first JavaScript.
 const loadCheckoutModal = () => import("./checkout-modal");
+// Only a refused checkout needs the alerts' translations: they come when the buyer heads for the button.
+const loadCheckoutAlert = () => import("./checkout-alert");
+
+/** Tells the buyer one of our checkout texts (or a reason as it came) in the page's language; as it is if that cannot load. */
+function alertBuyer(message: string, i18n: I18n) {
+  loadCheckoutAlert().then(
+    ({ checkoutAlert }) => window.alert(checkoutAlert(message, i18n)),
+    () => window.alert(message),
+  );
+}
 type CheckoutModalComponent = Awaited<ReturnType<typeof loadCheckoutModal>>["CheckoutModal"];
 
 export interface PurchaseButtonProps {
@@ -84,6 +95,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
   const prefetchCheckout = () => {
     if (useModal) void loadCheckoutModal().catch(() => {});
     void loadCheckoutSchemas().catch(() => {});
+    void loadCheckoutAlert().catch(() => {});
   };
 
   const purchaseRef = useRef<() => Promise<void>>(async () => {});
@@ -97,7 +109,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     // The captcha usually takes a second or two; if it cannot be solved, say so as a click on a ready page would.
     const timer = window.setTimeout(() => {
       earlyClickHandled();
-      window.alert(i18n._(TRANSLATED_CHECKOUT_MESSAGES.captchaNotReady));
+      alertBuyer(CHECKOUT_MESSAGES.captchaNotReady, i18n);
     }, EARLY_CLICK_CAPTCHA_WAIT_MS);
     return () => window.clearTimeout(timer);
   }, [earlyClick, earlyClickHandled, captcha.payload, i18n]);
@@ -109,11 +121,11 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     const couponCode = coupon.trim();
     // Checked here too, so a typo does not spend the solved captcha.
     if (couponCode && !COUPON_CODE_PATTERN.test(couponCode)) {
-      window.alert(i18n._(TRANSLATED_COUPON_MESSAGES.malformed));
+      alertBuyer(COUPON_MESSAGES.malformed, i18n);
       return;
     }
     if (!captcha.payload) {
-      window.alert(i18n._(TRANSLATED_CHECKOUT_MESSAGES.captchaNotReady));
+      alertBuyer(CHECKOUT_MESSAGES.captchaNotReady, i18n);
       captcha.retryIfFailed();
       return;
     }
@@ -140,7 +152,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
     if (outcome.kind === "alert") {
       tab?.close();
       setPhase({ name: "idle" });
-      window.alert(checkoutAlert(outcome.message, i18n));
+      alertBuyer(outcome.message, i18n);
       return;
     }
     if (useModal && modalModule) {

@@ -3,16 +3,13 @@ import { describe, expect, it } from "vitest";
 import { i18nFor } from "~/features/i18n/i18n.server";
 import { DATABASE_UNAVAILABLE_MESSAGE, INTERNAL_ERROR_MESSAGE } from "~/platform/api-errors";
 import {
-  CHECKOUT_MESSAGES,
   checkoutAlert,
-  onlyLeftMessage,
-  quantityLimitMessage,
-  SHOP_MESSAGES,
   TRANSLATED_CHECKOUT_MESSAGES,
   TRANSLATED_COUPON_MESSAGES,
   TRANSLATED_DATABASE_UNAVAILABLE,
   TRANSLATED_SHOP_MESSAGES,
-} from "./checkout-messages";
+} from "./checkout-alert";
+import { CHECKOUT_MESSAGES, onlyLeftMessage, quantityLimitMessage, SHOP_MESSAGES } from "./checkout-messages";
 import { COUPON_MESSAGES } from "./coupons";
 
 // No catalogue loaded: every message shows its English source, as the English pages do.
