@@ -61,6 +61,27 @@ export async function compileCatalogue(localesDir: string, locale: string): Prom
 }
 
 /**
+ * Shorter ids for a build's bundles and catalogues: each of Lingui's ids (a six-character hash, written once in the code
+ * and once in each catalogue) cut to the fewest characters no other id starts with; most keep two or three.
+ */
+export function shortMessageIds(ids: Iterable<string>): Map<string, string> {
+  const sorted = [...new Set(ids)].sort();
+  const shared = (id: string, other: string | undefined) => {
+    let length = 0;
+    while (other !== undefined && length < id.length && id[length] === other[length]) length++;
+    return length;
+  };
+  return new Map(
+    sorted.map((id, at) => [id, id.slice(0, Math.max(shared(id, sorted[at - 1]), shared(id, sorted[at + 1])) + 1)]),
+  );
+}
+
+/** `messages` with each key under its short id. */
+function withShortIds<T>(messages: Record<string, T>, short: Map<string, string>): Record<string, T> {
+  return Object.fromEntries(Object.entries(messages).map(([id, message]) => [short.get(id) ?? id, message]));
+}
+
+/**
  * Lingui at build time: the `@lingui/*\/macro` calls in app/ become message ids (English stays in the catalogue, not the
  * bundle), and `import("~/locales/<locale>/messages.po")` becomes that locale's compiled messages, each its own chunk so
  * a page sends only its own language (docs/decisions/017).
@@ -71,6 +92,16 @@ export function linguiMessages(): Plugin[] {
   let root = process.cwd();
   // Module id → the message ids its macros became: what a chunk that holds the module needs translated.
   const idsByModule = new Map<string, string[]>();
+  // Builds write short ids (the dev server and Vitest keep Lingui's own): one map for the code and the catalogues.
+  let building = false;
+  let shortIds: Promise<Map<string, string>> | undefined;
+  const shortIdsOf = () => {
+    if (!building) return Promise.resolve(new Map<string, string>());
+    shortIds ??= compileCatalogue(path.join(root, "app", "locales"), SOURCE_LOCALE).then(({ messages }) =>
+      shortMessageIds(Object.keys(messages)),
+    );
+    return shortIds;
+  };
   return [
     {
       name: "kestrel:lingui-macros",
@@ -88,17 +119,22 @@ export function linguiMessages(): Plugin[] {
           plugins: [[linguiMacro, { linguiConfig }]],
         });
         if (!result?.code) return undefined;
-        idsByModule.set(
-          id,
-          [...result.code.matchAll(DESCRIPTOR_ID)].map((match) => match[1] as string),
-        );
-        return { code: result.code, map: result.map };
+        const short = await shortIdsOf();
+        const ids: string[] = [];
+        const output = result.code.replace(DESCRIPTOR_ID, (descriptor, messageId: string) => {
+          const written = short.get(messageId) ?? messageId;
+          ids.push(written);
+          return written === messageId ? descriptor : `id: ${JSON.stringify(written)}`;
+        });
+        idsByModule.set(id, ids);
+        return { code: output, map: result.map };
       },
     },
     {
       name: "kestrel:lingui-catalogues",
       configResolved(config) {
         root = config.root;
+        building = config.command === "build";
       },
       resolveId(source) {
         // The pseudo-locale has no file of its own: it is made from the English catalogue.
@@ -119,10 +155,11 @@ export function linguiMessages(): Plugin[] {
             `${missing.length} message(s) not yet translated into ${locale} (English shown):\n  ${missing.join("\n  ")}`,
           );
         }
-        return { code: `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(messages))});`, map: null };
+        const own = withShortIds(messages, await shortIdsOf());
+        return { code: `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(own))});`, map: null };
       },
     },
-    pageMessages(() => root, idsByModule),
+    pageMessages(() => root, idsByModule, shortIdsOf),
   ];
 }
 
@@ -134,7 +171,11 @@ export function linguiMessages(): Plugin[] {
  * chunk ends by asking for them with a top-level await (`page-messages.ts`), so an `import()` of it, or the router
  * loading a route, settles once they are in.
  */
-function pageMessages(projectRoot: () => string, idsByModule: Map<string, string[]>): Plugin {
+function pageMessages(
+  projectRoot: () => string,
+  idsByModule: Map<string, string[]>,
+  shortIdsOf: () => Promise<Map<string, string>>,
+): Plugin {
   let catalogues: Map<string, Record<string, CompiledMessage>> | undefined;
   const files = new Map<string, string>();
   let shell: Set<string> | undefined;
@@ -145,8 +186,9 @@ function pageMessages(projectRoot: () => string, idsByModule: Map<string, string
     async buildStart() {
       const localesDir = path.join(projectRoot(), "app", "locales");
       catalogues = new Map();
+      const short = await shortIdsOf();
       for (const locale of [...LOCALE_CODES, PSEUDO_LOCALE])
-        catalogues.set(locale, (await compileCatalogue(localesDir, locale)).messages);
+        catalogues.set(locale, withShortIds((await compileCatalogue(localesDir, locale)).messages, short));
       files.clear();
       shell = undefined;
     },
