@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
+import { localeOfPath, pathWithoutLocale } from "../app/features/i18n/locales.ts";
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
@@ -102,11 +103,18 @@ async function benchPages() {
       await (await fetch(server.url + route, { headers: BROWSER_HEADERS })).arrayBuffer();
     const idleRss = await measureIdleRss();
 
-    console.log("\n## First-load JavaScript on / (from the build manifest, compressed)");
-    const firstLoad = firstLoadJs("/", "routes/home");
+    console.log("\n## First-load JavaScript per page (from the build manifest, compressed as served)");
     console.log(
-      `${firstLoad.files.length} files: ${kb(firstLoad.raw)} KB raw, ${kb(firstLoad.gzip)} KB gzip-9, ${kb(firstLoad.brotli)} KB brotli-11 (served to browsers)`,
+      "Code: the entry, root and route chunks with their imports; messages: the page's own, in its language.",
     );
+    console.log("| route | files | raw | gzip-9 | brotli-11 (served to browsers) | of which messages (brotli) |");
+    console.log("|---|---|---|---|---|---|");
+    for (const route of LIGHTHOUSE_ROUTES) {
+      const firstLoad = firstLoadJs(route);
+      console.log(
+        `| ${route} | ${firstLoad.files.length} | ${kb(firstLoad.raw)} KB | ${kb(firstLoad.gzip)} KB | ${kb(firstLoad.brotli)} KB | ${kb(firstLoad.messagesBrotli)} KB |`,
+      );
+    }
 
     console.log("\n## Documents as a browser gets them (compressed body + response headers)");
     console.log(
@@ -263,24 +271,43 @@ function lighthouseRow(label, runs) {
   return `| ${label} | ${column("perf", whole)} | ${column("fcp", ms)} | ${column("lcp", ms)} | ${column("tbt", ms)} | ${column("cls", (v) => v.toFixed(3))} | ${column("a11y", whole)} | ${column("bp", whole)} | ${column("seo", whole)} | ${column("js", (v) => `${kb(v)} KB`)} | ${column("total", (v) => `${kb(v)} KB`)} |`;
 }
 
-/** JS a first visit to `path` downloads before it is interactive: entry, root and route chunks with their imports. */
-function firstLoadJs(_path, routeId) {
+/** The route module a page path is served by (`/de/product/1` → `routes/product`). */
+function routeIdOf(route) {
+  const segment = pathWithoutLocale(new URL(route, "http://x").pathname).split("/")[1];
+  return `routes/${segment || "home"}`;
+}
+
+/**
+ * JS a first visit to `route` downloads before it is interactive: entry, root and route chunks with their imports, and
+ * the messages those chunks ask for in the page's language (docs/decisions/017).
+ */
+function firstLoadJs(route) {
   const manifestFile = fs.readdirSync(path.join(BUILD_DIR, "client/assets")).find((f) => /^manifest-.*\.js$/.test(f));
   const source = fs.readFileSync(path.join(BUILD_DIR, "client/assets", manifestFile), "utf8");
   const manifest = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1));
   const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
-  for (const id of ["root", routeId])
-    for (const f of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) files.add(f);
+  for (const id of ["root", "routes/locale", routeIdOf(route)])
+    for (const f of [manifest.routes[id]?.module, ...(manifest.routes[id]?.imports ?? [])]) if (f) files.add(f);
+  const locale = localeOfPath(new URL(route, "http://x").pathname);
+  const messages = [];
+  for (const f of files) {
+    const code = fs.readFileSync(path.join(BUILD_DIR, "client", f), "utf8");
+    for (const [, key] of code.matchAll(/__kestrelMessages\|\|=\[\]\)\.push\(["'`]([^"'`]+)["'`]\)/g))
+      messages.push(`/assets/messages/${key}.${locale}.js`);
+  }
   let raw = 0;
   let gzip = 0;
   let brotli = 0;
+  let messagesBrotli = 0;
   // Sizes as served: the build's precompressed twins (brotli 11, gzip 9), or compressed here the same way.
-  for (const f of files) {
+  for (const f of [...files, ...messages]) {
     const file = path.join(BUILD_DIR, "client", f);
     const bytes = fs.readFileSync(file);
     raw += bytes.length;
     gzip += fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : zlib.gzipSync(bytes, { level: 9 }).length;
-    brotli += fs.existsSync(`${file}.br`) ? fs.statSync(`${file}.br`).size : zlib.brotliCompressSync(bytes).length;
+    const served = fs.existsSync(`${file}.br`) ? fs.statSync(`${file}.br`).size : zlib.brotliCompressSync(bytes).length;
+    brotli += served;
+    if (messages.includes(f)) messagesBrotli += served;
   }
-  return { files: [...files], raw, gzip, brotli };
+  return { files: [...files, ...messages], raw, gzip, brotli, messagesBrotli };
 }
