@@ -30,6 +30,7 @@ import {
   median,
   rssAfterGc,
   rssMb,
+  SERVER_MALLOC_ARENA_MAX,
   SERVER_NODE_OPTIONS,
   spread,
 } from "./lib/bench-measure.mjs";
@@ -93,7 +94,9 @@ if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) awa
 
 /** The page sections: first-load JS, documents, Lighthouse beside no-script copies, autocannon, memory. */
 async function benchPages() {
-  const server = await startAppServer({ env: { BUILD_DIR, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS } });
+  const server = await startAppServer({
+    env: { BUILD_DIR, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX },
+  });
   const pid = server.process.pid;
   const measureIdleRss = () => rssAfterGc(pid);
 

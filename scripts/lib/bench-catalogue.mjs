@@ -19,6 +19,7 @@ import {
   load,
   loadAverage,
   rssAfterGc,
+  SERVER_MALLOC_ARENA_MAX,
   SERVER_NODE_OPTIONS,
   spread,
 } from "./bench-measure.mjs";
@@ -71,7 +72,13 @@ export async function benchCatalogue({ buildDir }) {
       await (
         await startAppServer({
           dataDir,
-          env: { BUILD_DIR: buildDir, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS, CONTENT_DIR },
+          env: {
+            BUILD_DIR: buildDir,
+            LOG_LEVEL: "warn",
+            NODE_OPTIONS: SERVER_NODE_OPTIONS,
+            MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+            CONTENT_DIR,
+          },
         })
       ).stop();
     } finally {
@@ -106,6 +113,7 @@ async function measureSize(size, { buildDir, chrome, runs, shipped }) {
         BUILD_DIR: buildDir,
         LOG_LEVEL: "warn",
         NODE_OPTIONS: SERVER_NODE_OPTIONS,
+        MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
         CONTENT_DIR: contentDir,
         METRICS_PORT: String(metricsPort),
       },

@@ -27,6 +27,8 @@ export const CHROME_FLAGS = [
 // The V8 flag is the one `npm start` uses (a 4 MB young generation keeps idle RSS under 150 MB at no throughput cost);
 // the hook runs a full GC on SIGUSR2 (rssAfterGc).
 export const SERVER_NODE_OPTIONS = "--max-semi-space-size=4 --expose-gc --import ./scripts/lib/bench-gc-hook.mjs";
+/** As `npm start` sets it: glibc keeps two arenas instead of one per thread (docs/performance.md, "Idle memory"). */
+export const SERVER_MALLOC_ARENA_MAX = "2";
 
 export const kb = (bytes) => (bytes / 1024).toFixed(1);
 export const rssMb = (pid) =>

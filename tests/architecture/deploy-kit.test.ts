@@ -15,7 +15,9 @@ const dockerfile = read("Dockerfile");
 const compose = parseComposeYaml(read("compose.yaml")) as { [key: string]: YamlValue };
 const services = compose.services as { [name: string]: { [key: string]: YamlValue } };
 const appServices = Object.entries(services).filter(([, s]) => s.build !== undefined);
-const schemaNames = new Set(Object.keys(envSchema.shape));
+// Read by the process's C library, not by the app: glibc's allocator (docs/performance.md, "Idle memory").
+const PROCESS_VARIABLES = ["MALLOC_ARENA_MAX"];
+const schemaNames = new Set([...Object.keys(envSchema.shape), ...PROCESS_VARIABLES]);
 
 /** The last stage of the Dockerfile: what the image runs. */
 const finalStage = dockerfile.split(/^FROM /m).at(-1) ?? "";
