@@ -1,27 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, test as base, expect as baseExpect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect as baseExpect, type Page } from "@playwright/test";
 import type { Challenge } from "altcha-lib";
 import { SHOP_COUPON_REFUSAL, type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { pauseClockSoon } from "../support/hydration";
+import { clientAddress, test } from "../support/own-client-address";
 
 const STUDIO = { id: 446894, lifetimeVariant: 653023 };
 const CAPTURE = { id: 446893, weekVariant: 653010 };
 
 // Proof of work, hydration and the checkout frame compete for two CPUs with the rest of the suite: wait generously.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-/** A client address of its own (our server trusts X-Forwarded-For from loopback), so the checkout rate limit of one buyer is not shared by the whole suite. */
-const clientAddress = () =>
-  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
-const test = base.extend({
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
-    await use({ ...extraHTTPHeaders, "X-Forwarded-For": clientAddress() });
-  },
-});
 
 /** Opens a product page and waits until the hidden captcha has solved its challenge. */
 async function openProduct(page: Page, path = `/product/${STUDIO.id}?duration=lifetime`) {

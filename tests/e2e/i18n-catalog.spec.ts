@@ -1,9 +1,10 @@
-import { type Page, test as base, expect as baseExpect } from "@playwright/test";
+import { type Page, expect as baseExpect } from "@playwright/test";
 import * as cheerio from "cheerio";
 import { SHOP_ONLY_PRODUCT_ID } from "../fakes/shop-catalogue";
 import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
+import { test } from "../support/own-client-address";
 
 // The catalogue, product pages, checkout and the success page in another language: German text from
 // content/locales/de, links that stay under /de/, right to left in Arabic. Where a test names one of the interface's
@@ -14,15 +15,6 @@ const STUDIO = 446894;
 
 // Proof of work and the checkout frame share two CPUs with the rest of the suite: wait generously.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-/** A client address of its own, so the checkout rate limit of one buyer is not shared by the whole suite. */
-const clientAddress = () =>
-  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
-const test = base.extend({
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
-    await use({ ...extraHTTPHeaders, "X-Forwarded-For": clientAddress() });
-  },
-});
 
 const main = (page: Page) => page.getByRole("main");
 
