@@ -3,6 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { demoVaultOutageBarIndex } from "../support/demo-status";
 import { gotoHydrated } from "../support/hydration";
 
 // The status page and the support chat in other languages: the page's language in <html>, its content and formats,
@@ -47,11 +48,12 @@ test.describe("the status page in other languages", () => {
     // Computed from the demo history: 99.66 written the German way.
     await expect(card(page, "Durchschnittliche Verfügbarkeit")).toHaveText(/^99,66\s%$/);
     await expect(page.getByRole("row", { name: /Kestrel Vault/ })).toContainText(/99,90\s%/);
-    // The demo's Vault outage 12 days ago, dated and numbered in German; its title is the operator's, in English.
+    // The demo's Vault outage (12 days before the server started), dated and numbered in German; its title is the
+    // operator's, in English.
     const outage = page
       .getByRole("list", { name: "Kestrel Vault: tägliche Verfügbarkeit, letzte 90 Tage" })
       .getByRole("listitem")
-      .nth(77);
+      .nth(demoVaultOutageBarIndex());
     await expect(outage).toHaveText(/^\d{1,2}\. \S+: 91,55\s%, .+: Kestrel Vault sync delays$/);
     await expect(outage.locator('span[lang="en"]')).toHaveText("Kestrel Vault sync delays");
     // A plain day carries its whole label here (the stylesheet's ": 100%" is English).
