@@ -235,9 +235,12 @@ test.describe("top bar from 640 px up", () => {
         /^Community/,
       ]);
       await expect(page.getByRole("banner").getByRole("button", { name: "Menu" })).toBeHidden();
-      const home = await mainNav(page).getByRole("link", { name: "Home" }).boundingBox();
-      const faq = await mainNav(page).getByRole("link", { name: "FAQ" }).boundingBox();
-      expect(home && faq && faq.y === home.y && faq.x > home.x).toBe(true);
+      // Measured until it holds: right after hydrating, the menu swaps the server's markup for one list (nav-menu.tsx).
+      await expect(async () => {
+        const home = await mainNav(page).getByRole("link", { name: "Home" }).boundingBox();
+        const faq = await mainNav(page).getByRole("link", { name: "FAQ" }).boundingBox();
+        expect(home && faq && faq.y === home.y && faq.x > home.x).toBe(true);
+      }).toPass({ timeout: 5_000 });
     });
   }
 
