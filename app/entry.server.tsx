@@ -14,7 +14,7 @@ import { nonceContext } from "~/http/context.server";
 import { holdModuleScripts } from "~/http/hold-module-scripts.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
-import { SITE_CSS } from "~/http/site-css.server";
+import { siteStylesheet } from "~/http/site-css.server";
 import { contentSecurityPolicy, frameOptions, routeSecurityOf } from "~/http/security-headers.server";
 
 export const streamTimeout = 5_000;
@@ -63,7 +63,7 @@ export default function handleRequest(
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(
-      <InlineStylesheetContext value={{ css: SITE_CSS, nonce }}>
+      <InlineStylesheetContext value={{ css: siteStylesheet().css, nonce }}>
         <I18nProvider i18n={i18nFor(localeOfPath(new URL(request.url).pathname))}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </I18nProvider>

@@ -37,11 +37,14 @@ import { SiteHeader } from "~/features/layout/site-header";
 import { Toasts } from "~/features/layout/toasts";
 import { organizationJsonLd } from "~/features/layout/structured-data";
 import { SupportChatLauncher } from "~/features/support-chat/support-chat-launcher";
+import { getShopTheme } from "~/features/theme/theme.server";
 import { getEnv } from "~/platform/env.server";
 import type { Route } from "./+types/root";
 
 export function loader({ request }: Route.LoaderArgs) {
-  return { layout: toLayoutData(getContent(localeOfRequest(request)).site, getEnv().PUBLIC_URL) };
+  return {
+    layout: toLayoutData(getContent(localeOfRequest(request)).site, getEnv().PUBLIC_URL, getShopTheme().brand),
+  };
 }
 
 // The router owns page transitions: a navigation to another page waits ~100 ms here while the page fades out.
@@ -68,17 +71,24 @@ export const meta: Route.MetaFunction = ({ error, location, loaderData }) => {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const { tag, dir } = localeInfo(localeOfPath(useLocation().pathname));
+  const theme = useRouteLoaderData<typeof loader>("root")?.layout.theme;
   return (
     <html lang={tag} dir={dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#020617" />
+        {theme && <meta name="theme-color" content={theme.themeColor} />}
         <InlineStylesheet />
         <Meta />
         {/* Written here, not as `links`: <Links> gives every link the CSP nonce, 24 bytes no icon needs. */}
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="icon" href="/favicon.ico" sizes="32x32" />
+        {theme?.logo ? (
+          <link rel="icon" href={theme.logo.src} type={theme.logo.type} />
+        ) : (
+          <>
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+            <link rel="icon" href="/favicon.ico" sizes="32x32" />
+          </>
+        )}
         <LanguageAlternates />
         <Links />
       </head>
@@ -103,7 +113,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
     <div className="flex min-h-screen flex-col">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50 focus:rounded focus:bg-foreground focus:px-3 focus:py-2 focus:text-background"
       >
         <Trans>Skip to content</Trans>
       </a>
@@ -156,7 +166,7 @@ function ReturnHomeLink() {
   return (
     <Link
       to={path("/")}
-      className="mt-8 inline-block rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400"
+      className="mt-8 inline-block rounded-lg bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover"
     >
       <Trans>Return to Home</Trans>
     </Link>

@@ -48,7 +48,7 @@ export function ErrorCard({
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className={titleClassName}>{title}</h1>
-      <p className="mt-4 text-slate-300">{message}</p>
+      <p className="mt-4 text-soft">{message}</p>
       {children}
     </div>
   );

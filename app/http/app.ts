@@ -24,7 +24,9 @@ import { type Env, getEnv } from "~/platform/env.server";
 import { configureLogger, logger } from "~/platform/logger.server";
 import { closeRedis } from "~/platform/redis.server";
 import { baseSecurityHeaders, createNonce } from "./security-headers.server";
-import { SITE_CSS_PATH, serveSiteCss } from "./site-css.server";
+import { serveSiteCss } from "./site-css.server";
+import { serveBrandAssets } from "~/features/theme/brand-assets.server";
+import { getShopTheme } from "~/features/theme/theme.server";
 
 export { logger } from "~/platform/logger.server";
 export { answerErrors } from "./request-guard.server";
@@ -128,7 +130,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
   });
 
   // The whole stylesheet, which pages inline only in part (docs/decisions/013).
-  app.get(SITE_CSS_PATH, serveSiteCss);
+  app.get(/^\/assets\/site-[\w-]+\.css$/, serveSiteCss);
+  // The theme's logo and font files (content/brand/), named by their hash.
+  app.use("/brand", serveBrandAssets(getShopTheme().assets));
 
   app.use(legacyAliasRedirects(getContent().site.legacyAliases));
 

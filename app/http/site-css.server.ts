@@ -1,24 +1,40 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type express from "express";
-import siteCss from "~/app.css?inline";
+import builtCss from "~/app.css?inline";
+import { getShopTheme } from "~/features/theme/theme.server";
 import { withOwnStylesheet } from "./page-stylesheet.server";
 
-/** The site stylesheet as pages inline it, made inlinable at build time (docs/decisions/011). */
-export const SITE_CSS = siteCss;
+let siteCss: { css: string; path: string } | undefined;
 
-/** Where the whole stylesheet is served; the hash changes with its content, so browsers keep it for good. */
-export const SITE_CSS_PATH = `/assets/site-${crypto.createHash("sha256").update(SITE_CSS).digest("base64url").slice(0, 12)}.css`;
+/**
+ * The site stylesheet as pages inline it: the shop's theme (content/theme.json, read at boot) as custom properties, then
+ * the stylesheet made inlinable at build time (docs/decisions/011), which reads them.
+ */
+export function siteStylesheet(): { css: string; path: string } {
+  if (!siteCss) {
+    const css = getShopTheme().css + builtCss;
+    // The hash changes with the content (and so with the theme), so browsers keep the whole stylesheet for good.
+    siteCss = {
+      css,
+      path: `/assets/site-${crypto.createHash("sha256").update(css).digest("base64url").slice(0, 12)}.css`,
+    };
+  }
+  return siteCss;
+}
 
 /** A rendered page with only the stylesheet rules it uses inline (docs/decisions/013), once per cached render. */
 export function withPageStylesheet(html: string): string {
-  return withOwnStylesheet(html, SITE_CSS, SITE_CSS_PATH);
+  const { css, path } = siteStylesheet();
+  return withOwnStylesheet(html, css, path);
 }
 
 let encoded: { br: Buffer; gzip: Buffer } | undefined;
 
-/** Answers `SITE_CSS_PATH` with the whole stylesheet, compressed once (at first request) as well as it goes. */
-export const serveSiteCss: express.RequestHandler = (req, res) => {
+/** Answers the whole stylesheet's path with the whole stylesheet, compressed once (at first request) as well as it goes. */
+export const serveSiteCss: express.RequestHandler = (req, res, next) => {
+  const { css: SITE_CSS, path } = siteStylesheet();
+  if (req.path !== path) return next();
   encoded ??= {
     br: zlib.brotliCompressSync(SITE_CSS, {
       params: {

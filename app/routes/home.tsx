@@ -63,15 +63,15 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
       <section className="relative overflow-hidden">
         <div
           aria-hidden="true"
-          className="pointer-events-none absolute inset-x-0 -top-40 h-96 bg-radial from-sky-500/25 to-transparent to-70%"
+          className="pointer-events-none absolute inset-x-0 -top-40 h-96 bg-radial from-accent/25 to-transparent to-70%"
         />
         <div className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 pt-12 sm:pt-20 lg:grid-cols-2">
           <div>
-            <p className="text-sm font-semibold tracking-widest text-sky-300 uppercase">{tagline}</p>
-            <h1 className="mt-3 bg-gradient-to-r from-white to-sky-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-6xl">
+            <p className="text-sm font-semibold tracking-widest text-link uppercase">{tagline}</p>
+            <h1 className="mt-3 bg-gradient-to-r from-foreground to-accent-soft bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-6xl">
               {hero.title}
             </h1>
-            <p className="mt-5 max-w-xl text-lg text-slate-300">{hero.subtitle}</p>
+            <p className="mt-5 max-w-xl text-lg text-soft">{hero.subtitle}</p>
             <div className="mt-8 flex flex-wrap gap-3">
               <Link to={path("/products")} className={`${buttonStyles.primary} px-6 py-3 text-base`}>
                 <Trans>View Products</Trans>
@@ -89,10 +89,10 @@ export default function HomeRoute({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="tiles-heading" className="mx-auto max-w-6xl px-4">
         <div className="flex flex-wrap items-end justify-between gap-4">
-          <h2 id="tiles-heading" className="text-3xl font-bold text-white">
+          <h2 id="tiles-heading" className="text-3xl font-bold text-foreground">
             <Trans>Popular products</Trans>
           </h2>
-          <Link to={path("/products")} className="rounded text-sm font-semibold text-sky-300 hover:underline">
+          <Link to={path("/products")} className="rounded text-sm font-semibold text-link hover:underline">
             <Trans comment="{arrow} is → (← in right-to-left languages), pointing onwards to the catalogue">
               All products <span aria-hidden="true">{arrow}</span>
             </Trans>

@@ -136,10 +136,10 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             ),
           ]}
         />
-        <nav aria-label={t`Breadcrumb`} className="mb-6 text-sm text-slate-300">
+        <nav aria-label={t`Breadcrumb`} className="mb-6 text-sm text-soft">
           <ol className="flex flex-wrap items-center gap-2">
             <li>
-              <Link to={path("/products")} className="rounded hover:text-white hover:underline">
+              <Link to={path("/products")} className="rounded hover:text-foreground hover:underline">
                 <Trans>Products</Trans>
               </Link>
             </li>
@@ -147,13 +147,13 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             <li>
               <Link
                 to={path(`/products?category=${product.category}`)}
-                className="rounded hover:text-white hover:underline"
+                className="rounded hover:text-foreground hover:underline"
               >
                 {categoryLabel}
               </Link>
             </li>
             <li aria-hidden="true">/</li>
-            <li aria-current="page" className="text-slate-200">
+            <li aria-current="page" className="text-foreground">
               {product.name}
             </li>
           </ol>
@@ -167,7 +167,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
                 href={community.url}
                 target="_blank"
                 rel="noopener noreferrer"
-                className="ms-auto rounded text-sm font-semibold text-sky-300 hover:underline"
+                className="ms-auto rounded text-sm font-semibold text-link hover:underline"
               >
                 <Trans comment="Link to the shop's community (e.g. Join the Discord); the words in brackets are for screen readers only">
                   Join the {communityName}
@@ -178,32 +178,32 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
           </div>
           <div className="space-y-6">
             <ProductBadges badges={product.badges} />
-            <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
+            <h1 className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{product.name}</h1>
             <ProductPrice product={product} size="lg" />
             {product.descriptionHtml ? (
               <div
                 // The shop's own description, as its operator wrote it (in English), when the content adds none.
                 lang={locale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag}
-                className="space-y-3 text-lg text-slate-300 [&_a]:text-sky-300 [&_a]:underline [&_ol]:list-decimal [&_ol]:ps-6 [&_ul]:list-disc [&_ul]:ps-6"
+                className="space-y-3 text-lg text-soft [&_a]:text-link [&_a]:underline [&_ol]:list-decimal [&_ol]:ps-6 [&_ul]:list-disc [&_ul]:ps-6"
                 // biome-ignore lint/security/noDangerouslySetInnerHtml: the shop's description, sanitised on the server (sanitize-html, a few formatting tags: shop-catalogue.server.ts).
                 dangerouslySetInnerHTML={{ __html: product.descriptionHtml }}
               />
             ) : (
-              <p className="text-lg text-slate-300">{product.description}</p>
+              <p className="text-lg text-soft">{product.description}</p>
             )}
             <DurationPicker product={product} selected={selected} onSelect={select}>
               <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change} />
             </DurationPicker>
             <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
-            <div className="space-y-4 rounded-2xl border border-white/10 bg-slate-900/60 p-5">
+            <div className="space-y-4 rounded-2xl border border-foreground/10 bg-surface/60 p-5">
               <p className="flex items-baseline justify-between gap-4">
-                <span id="total-label" className="text-slate-300">
+                <span id="total-label" className="text-soft">
                   <Trans comment="The price of the chosen licence and quantity">Total</Trans>
                 </span>
                 <output
                   aria-labelledby="total-label"
                   aria-live="polite"
-                  className="text-3xl font-bold text-white tabular-nums"
+                  className="text-3xl font-bold text-foreground tabular-nums"
                 >
                   {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
                 </output>
@@ -213,10 +213,10 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             </div>
             {product.features.length > 0 ? (
               <section aria-labelledby="features-heading">
-                <h2 id="features-heading" className="text-lg font-semibold text-white">
+                <h2 id="features-heading" className="text-lg font-semibold text-foreground">
                   <Trans comment="Heading of a product's list of features">Features</Trans>
                 </h2>
-                <ul className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
+                <ul className="mt-3 grid gap-2 text-soft sm:grid-cols-2">
                   {product.features.map((feature) => (
                     <li key={feature} className="flex gap-2">
                       <FeatureCheckIcon />

@@ -118,10 +118,10 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
     <DisplayCurrencyContext value={loaderData.displayCurrency}>
       <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
         <header className="mb-8">
-          <h1 className="bg-gradient-to-r from-white to-sky-200 bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">
+          <h1 className="bg-gradient-to-r from-foreground to-accent-soft bg-clip-text text-3xl font-bold tracking-tight text-transparent sm:text-4xl">
             <Trans comment="Heading of the catalogue page">Products</Trans>
           </h1>
-          <p className="mt-2 text-slate-300">
+          <p className="mt-2 text-soft">
             <Trans>Premium Windows software with licences from one day to lifetime.</Trans>
           </p>
           {loaderData.displayCurrency ? (
@@ -140,7 +140,7 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
           ref={status}
           role="status"
           tabIndex={-1}
-          className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-slate-300 focus:outline-none"
+          className="mt-6 mb-4 scroll-mt-24 rounded text-sm text-soft focus:outline-none"
         >
           <CatalogueStatus
             total={total}
@@ -155,8 +155,8 @@ export default function ProductsRoute({ loaderData }: Route.ComponentProps) {
           {products.length > 0 ? (
             <ProductGrid products={products} />
           ) : (
-            <div className="rounded-2xl border border-dashed border-white/15 px-6 py-16 text-center">
-              <p className="text-lg text-slate-200">
+            <div className="rounded-2xl border border-dashed border-foreground/15 px-6 py-16 text-center">
+              <p className="text-lg text-foreground">
                 <Trans>No products found matching your criteria.</Trans>
               </p>
             </div>

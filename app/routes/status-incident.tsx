@@ -58,16 +58,19 @@ export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps
   const affected = incident.products.join(", ");
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
-      <nav aria-label={t`Breadcrumb`} className="text-sm text-slate-300">
-        <Link to={path("/status")} className="underline decoration-white/30 underline-offset-4 hover:decoration-white">
+      <nav aria-label={t`Breadcrumb`} className="text-sm text-soft">
+        <Link
+          to={path("/status")}
+          className="underline decoration-foreground/30 underline-offset-4 hover:decoration-foreground"
+        >
           <Trans comment="The status page's title">System Status</Trans>
         </Link>{" "}
         / <Trans comment="Breadcrumb: an incident's page, by its number">Incident {id}</Trans>
       </nav>
-      <h1 lang={operatorLang} dir="auto" className="mt-4 text-3xl font-bold tracking-tight text-white">
+      <h1 lang={operatorLang} dir="auto" className="mt-4 text-3xl font-bold tracking-tight text-foreground">
         {incident.title}
       </h1>
-      <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-slate-300">
+      <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-soft">
         <IncidentStatusBadge status={incident.status} />
         <span>
           <Trans comment="When an incident started">
@@ -80,7 +83,7 @@ export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps
           </span>
         ) : null}
       </div>
-      <p className="mt-3 text-slate-300">
+      <p className="mt-3 text-soft">
         {incident.products.length > 0 ? (
           <Trans comment="The products an incident affects, by name">Affects: {affected}</Trans>
         ) : (
@@ -88,7 +91,7 @@ export default function StatusIncidentRoute({ loaderData }: Route.ComponentProps
         )}
       </p>
       <section aria-labelledby="incident-updates" className="mt-8">
-        <h2 id="incident-updates" className="text-xl font-semibold text-white">
+        <h2 id="incident-updates" className="text-xl font-semibold text-foreground">
           <Trans comment="Heading: the operator's updates on an incident">Updates</Trans>
         </h2>
         <div className="mt-4">

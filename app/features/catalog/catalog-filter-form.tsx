@@ -24,7 +24,7 @@ const SORT_LABELS: Record<CatalogSort, MessageDescriptor> = {
 export const FILTER_DEBOUNCE_MS = 300;
 
 const inputClass =
-  "w-full rounded-lg border border-white/15 bg-slate-900 px-3 py-2 text-slate-100 placeholder:text-slate-400 focus:border-sky-400 focus-visible:outline-sky-300";
+  "w-full rounded-lg border border-foreground/15 bg-surface px-3 py-2 text-foreground placeholder:text-muted focus:border-accent focus-visible:outline-focus";
 
 /** One end of the base-price range (dollars; empty means no bound). */
 function PriceBoundInput({
@@ -41,7 +41,7 @@ function PriceBoundInput({
   onChange(value: string): void;
 }) {
   return (
-    <label className="text-sm text-slate-300">
+    <label className="text-sm text-soft">
       {label}
       <input
         type="number"
@@ -188,7 +188,7 @@ export function CatalogFilterForm({
         <label htmlFor="catalog-search" className="sr-only">
           <Trans>Search products</Trans>
         </label>
-        <SearchIcon className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-slate-400" />
+        <SearchIcon className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted" />
         <input
           id="catalog-search"
           type="search"
@@ -203,7 +203,7 @@ export function CatalogFilterForm({
         />
       </div>
       <div className="flex items-center gap-2">
-        <label htmlFor="catalog-sort" className="shrink-0 text-sm text-slate-300">
+        <label htmlFor="catalog-sort" className="shrink-0 text-sm text-soft">
           <Trans>Sort by</Trans>
         </label>
         <select
@@ -235,7 +235,7 @@ export function CatalogFilterForm({
             <Trans>Filters</Trans>
           </span>
           {activeCount > 0 ? (
-            <span className="rounded-full bg-sky-400 px-1.5 text-xs font-bold text-slate-950">
+            <span className="rounded-full bg-accent px-1.5 text-xs font-bold text-on-accent">
               <Plural
                 value={activeCount}
                 comment="How many filters are in use; the word after the number is for screen readers only"
@@ -249,16 +249,16 @@ export function CatalogFilterForm({
           ) : null}
           <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
         </summary>
-        <div className="z-30 mt-2 w-full rounded-xl border border-white/15 bg-slate-900 p-4 shadow-2xl shadow-black/50 sm:absolute sm:end-0 sm:w-80">
+        <div className="z-30 mt-2 w-full rounded-xl border border-foreground/15 bg-surface p-4 shadow-2xl shadow-shadow/50 sm:absolute sm:end-0 sm:w-80">
           <fieldset>
-            <legend className="mb-2 text-sm font-semibold text-white">
+            <legend className="mb-2 text-sm font-semibold text-foreground">
               <Trans comment="Heading of the catalogue's category checkboxes">Category</Trans>
             </legend>
             <div className="space-y-1">
               {categories.map(({ value, label, count }) => (
                 <label
                   key={value}
-                  className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-slate-200 hover:bg-white/5"
+                  className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-1.5 text-foreground hover:bg-foreground/5"
                 >
                   <input
                     type="checkbox"
@@ -266,10 +266,10 @@ export function CatalogFilterForm({
                     value={value}
                     checked={draft.categories.includes(value)}
                     onChange={(e) => toggleCategory(value, e.target.checked)}
-                    className="size-4 accent-sky-400"
+                    className="size-4 accent-accent"
                   />
                   {label}
-                  <span className={`ms-auto text-xs tabular-nums ${count === 0 ? "text-slate-500" : "text-slate-400"}`}>
+                  <span className={`ms-auto text-xs tabular-nums ${count === 0 ? "text-muted" : "text-muted"}`}>
                     <Plural
                       value={count}
                       comment="Products a category checkbox would give; the word after the number is for screen readers only"
@@ -290,7 +290,7 @@ export function CatalogFilterForm({
             </div>
           </fieldset>
           <fieldset className="mt-4">
-            <legend className="mb-2 text-sm font-semibold text-white">
+            <legend className="mb-2 text-sm font-semibold text-foreground">
               <Trans comment="Heading of the catalogue's price range fields">Price (USD)</Trans>
             </legend>
             <div className="grid grid-cols-2 gap-3">
@@ -311,7 +311,7 @@ export function CatalogFilterForm({
             </div>
           </fieldset>
           <div className="mt-4 flex items-center justify-between gap-3">
-            <Link to={path("/products")} className="rounded text-sm text-sky-300 underline-offset-4 hover:underline">
+            <Link to={path("/products")} className="rounded text-sm text-link underline-offset-4 hover:underline">
               <Trans>Clear filters</Trans>
             </Link>
             <button type="submit" className={buttonStyles.primary}>

@@ -22,7 +22,7 @@ export function visiblePages(page: number, pageCount: number): Array<number | nu
 
 const linkClass =
   "inline-flex min-w-10 items-center justify-center rounded-lg border px-3 py-2 text-sm font-semibold transition";
-const idleClass = `${linkClass} border-white/15 text-slate-200 hover:border-sky-400/60 hover:text-white`;
+const idleClass = `${linkClass} border-foreground/15 text-foreground hover:border-accent/60 hover:text-foreground`;
 
 /**
  * Numbered page links (first, last, the pages around the current one, previous and next): plain links, so they work
@@ -56,7 +56,7 @@ export function CatalogPagination({
         {visiblePages(page, pageCount).map((p, i) => {
           if (p === null)
             return (
-              <li key={`gap-${i}`} aria-hidden="true" className="px-1 text-slate-400">
+              <li key={`gap-${i}`} aria-hidden="true" className="px-1 text-muted">
                 …
               </li>
             );
@@ -69,7 +69,7 @@ export function CatalogPagination({
                 aria-label={t`Page ${shown}`}
                 preventScrollReset
                 state={{ focusResults: true }}
-                className={p === page ? `${linkClass} border-sky-400 bg-sky-400 text-slate-950` : idleClass}
+                className={p === page ? `${linkClass} border-accent bg-accent text-on-accent` : idleClass}
               >
                 {shown}
               </Link>

@@ -17,7 +17,7 @@ export function CatalogueErrorCard({
 }) {
   const { path } = useLocale();
   return (
-    <ErrorCard title={title} message={message} titleClassName="text-4xl font-bold text-white">
+    <ErrorCard title={title} message={message} titleClassName="text-4xl font-bold text-foreground">
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to={onward.to} className={buttonStyles.primary}>
           {onward.label}

@@ -12,9 +12,9 @@ export function CompatibilityChips({ systems }: { systems: readonly string[] }) 
       {systems.map((system) => (
         <li
           key={system}
-          className="inline-flex items-center gap-1.5 rounded-full border border-white/15 bg-white/5 px-3 py-1 text-sm text-slate-200"
+          className="inline-flex items-center gap-1.5 rounded-full border border-foreground/15 bg-foreground/5 px-3 py-1 text-sm text-foreground"
         >
-          <WindowsLogoIcon className="size-3.5 text-sky-300" />
+          <WindowsLogoIcon className="size-3.5 text-link" />
           {system}
         </li>
       ))}

@@ -72,7 +72,7 @@ export function DurationPicker({
       <AskedCurrencyField />
       <fieldset>
         <legend className="mb-3">
-          <h2 className="text-lg font-semibold text-white">
+          <h2 className="text-lg font-semibold text-foreground">
             <Trans comment="Heading of the licence lengths a product is sold in">Select Duration</Trans>
           </h2>
         </legend>
@@ -86,10 +86,10 @@ export function DurationPicker({
                 key={duration.value}
                 className={`flex items-center justify-between gap-3 rounded-xl border px-4 py-3 transition-colors ${
                   soldOut
-                    ? "cursor-not-allowed border-white/10 bg-slate-900/40 text-slate-400"
+                    ? "cursor-not-allowed border-foreground/10 bg-surface/40 text-muted"
                     : checked
-                      ? "cursor-pointer border-sky-400 bg-sky-400/10 text-white"
-                      : "cursor-pointer border-white/15 bg-slate-900/60 text-slate-200 hover:border-white/30 hover:bg-white/5"
+                      ? "cursor-pointer border-accent bg-accent/10 text-foreground"
+                      : "cursor-pointer border-foreground/15 bg-surface/60 text-foreground hover:border-foreground/30 hover:bg-foreground/5"
                 }`}
               >
                 <span className="flex items-center gap-3">
@@ -101,7 +101,7 @@ export function DurationPicker({
                     disabled={soldOut}
                     data-early-choice
                     onChange={() => onSelect(duration)}
-                    className="size-4 shrink-0 accent-sky-400"
+                    className="size-4 shrink-0 accent-accent"
                   />
                   <span className="font-medium">{duration.label}</span>
                 </span>
@@ -110,7 +110,7 @@ export function DurationPicker({
                     <PriceText cents={computeTotal(product, duration)} currency={product.currency} display={display} />
                   </span>
                   {note ? (
-                    <span className={`text-xs font-semibold ${soldOut ? "text-slate-400" : "text-amber-300"}`}>
+                    <span className={`text-xs font-semibold ${soldOut ? "text-muted" : "text-warning"}`}>
                       <StockNoteText note={note} />
                     </span>
                   ) : null}
@@ -124,7 +124,7 @@ export function DurationPicker({
       {interactive ? null : (
         <button
           type="submit"
-          className="mt-3 rounded-lg border border-white/15 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/10"
+          className="mt-3 rounded-lg border border-foreground/15 px-4 py-2 text-sm font-semibold text-foreground hover:bg-foreground/10"
         >
           <Trans comment="Button (without JavaScript) that recomputes the total for the chosen duration and quantity">
             Update total

@@ -12,7 +12,7 @@ export function ProductBadges({ badges, className = "" }: { badges: readonly str
       {badges.map((badge) => (
         <li
           key={badge}
-          className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40"
+          className="rounded-full bg-accent/15 px-2.5 py-0.5 text-xs font-semibold text-accent-soft ring-1 ring-accent/40"
         >
           {badge}
         </li>

@@ -14,7 +14,7 @@ import { ProductPrice } from "./product-price";
 export function ProductCard({ product, eager = false }: { product: ProductCardData; eager?: boolean }) {
   const href = useLocale().path(productPath(product));
   return (
-    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 shadow-lg shadow-black/20 transition hover:-translate-y-0.5 hover:border-sky-400/50 focus-within:border-sky-400/60">
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-foreground/10 bg-surface/60 shadow-lg shadow-shadow/20 transition hover:-translate-y-0.5 hover:border-accent/50 focus-within:border-accent/60">
       <img
         src={product.cardImage.src}
         alt={product.cardImage.alt}
@@ -22,17 +22,17 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
         height={product.cardImage.height}
         loading={eager ? "eager" : "lazy"}
         decoding="async"
-        className="aspect-[8/5] h-auto w-full bg-slate-900 object-cover"
+        className="aspect-[8/5] h-auto w-full bg-surface object-cover"
       />
       <div className="flex flex-1 flex-col gap-3 p-5">
         <ProductBadges badges={product.badges} />
-        <h2 className="text-lg font-semibold text-white">
+        <h2 className="text-lg font-semibold text-foreground">
           <Link to={href} className="rounded after:absolute after:inset-0 after:content-['']">
             {product.name}
           </Link>
         </h2>
         {product.features.length > 0 ? (
-          <ul className="space-y-1.5 text-sm text-slate-300">
+          <ul className="space-y-1.5 text-sm text-soft">
             {product.features.slice(0, CARD_FEATURES).map((feature) => (
               <li key={feature} className="flex gap-2">
                 <FeatureCheckIcon />
@@ -57,5 +57,5 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
 
 /** The check before each of a product's features, on its card and its page. */
 export function FeatureCheckIcon() {
-  return <CheckIcon className="mt-0.5 size-4 shrink-0 text-sky-300" />;
+  return <CheckIcon className="mt-0.5 size-4 shrink-0 text-link" />;
 }

@@ -47,7 +47,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
       aria-label={t({ message: `${productName} images`, comment: "Names the product's image gallery" })}
       className="space-y-3"
     >
-      <div className="overflow-hidden rounded-2xl border border-white/10 bg-slate-900">
+      <div className="overflow-hidden rounded-2xl border border-foreground/10 bg-surface">
         <img
           key={current.src}
           src={current.src}
@@ -71,7 +71,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
                 aria-pressed={at === index}
                 onClick={() => show(at)}
                 onKeyDown={(e) => onKeyDown(e, at)}
-                className={`block overflow-hidden rounded-lg border-2 transition ${at === index ? "border-sky-400" : "border-transparent opacity-70 hover:opacity-100"}`}
+                className={`block overflow-hidden rounded-lg border-2 transition ${at === index ? "border-accent" : "border-transparent opacity-70 hover:opacity-100"}`}
               >
                 <img
                   src={image.src}

@@ -28,9 +28,9 @@ export function ProductPrice({
   const original = former ? (former.approximate ?? former.charged) : null;
   return (
     <p className="flex items-baseline gap-2">
-      <span className={`font-bold text-white ${size === "lg" ? "text-3xl" : "text-xl"}`}>{current}</span>
+      <span className={`font-bold text-foreground ${size === "lg" ? "text-3xl" : "text-xl"}`}>{current}</span>
       {original ? (
-        <s className="text-sm text-slate-400">
+        <s className="text-sm text-muted">
           <Trans comment="The struck-through former price; the word before it is for screen readers only">
             <span className="sr-only">was </span>
             {original}

@@ -15,7 +15,7 @@ export function ProductTile({ product }: { product: ProductTileData }) {
   return (
     <Link
       to={path(productPath(product))}
-      className="group block h-full overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60 transition hover:-translate-y-0.5 hover:border-sky-400/50"
+      className="group block h-full overflow-hidden rounded-2xl border border-foreground/10 bg-surface/60 transition hover:-translate-y-0.5 hover:border-accent/50"
     >
       <img
         src={product.cardImage.src}
@@ -27,8 +27,8 @@ export function ProductTile({ product }: { product: ProductTileData }) {
         className="aspect-[8/5] h-auto w-full object-cover"
       />
       <span className="block p-4">
-        <span className="block font-semibold text-white">{product.name}</span>
-        <span className="mt-1 block text-sm text-slate-300">
+        <span className="block font-semibold text-foreground">{product.name}</span>
+        <span className="mt-1 block text-sm text-soft">
           <Trans comment="A product's starting price, on its tile">From {price}</Trans>
         </span>
       </span>

@@ -19,7 +19,7 @@ export function PurchaseArea({
     return (
       <p
         role="status"
-        className="w-full rounded-lg border border-white/10 bg-slate-900/60 px-4 py-3 text-center font-semibold text-slate-300"
+        className="w-full rounded-lg border border-foreground/10 bg-surface/60 px-4 py-3 text-center font-semibold text-soft"
       >
         <Trans comment="Shown instead of the purchase button when the chosen licence has no keys left">Sold out</Trans>
       </p>

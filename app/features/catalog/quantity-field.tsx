@@ -60,7 +60,7 @@ export function QuantityField({
   const most = i18n.number(limit.maxQuantity);
   return (
     <div className="mt-4 flex items-center gap-3">
-      <label htmlFor="quantity" className="text-lg font-semibold text-white">
+      <label htmlFor="quantity" className="text-lg font-semibold text-foreground">
         <Trans comment="How many keys to buy">Quantity</Trans>
       </label>
       <input
@@ -74,9 +74,9 @@ export function QuantityField({
         value={text}
         onChange={(event) => onChange(event.target.value)}
         aria-describedby="quantity-hint"
-        className="w-20 rounded-lg border border-white/15 bg-slate-900/60 px-3 py-2 text-slate-100 tabular-nums"
+        className="w-20 rounded-lg border border-foreground/15 bg-surface/60 px-3 py-2 text-foreground tabular-nums"
       />
-      <span id="quantity-hint" className="text-sm text-slate-300">
+      <span id="quantity-hint" className="text-sm text-soft">
         <Trans comment="The most keys one checkout may buy, beside the quantity field">Up to {most}</Trans>
       </span>
     </div>

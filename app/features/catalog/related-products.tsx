@@ -6,7 +6,7 @@ export function RelatedProducts({ heading, products }: { heading: string; produc
   if (products.length === 0) return null;
   return (
     <section aria-labelledby="related-heading" className="mt-16">
-      <h2 id="related-heading" className="text-2xl font-bold text-white">
+      <h2 id="related-heading" className="text-2xl font-bold text-foreground">
         {heading}
       </h2>
       <ProductTileList products={products} />

@@ -96,18 +96,18 @@ function CheckoutFrame({
     return (
       <div role="alert" className="flex flex-1 flex-col items-center justify-center gap-4 px-6 text-center">
         {/* The fallback's text, word for word in English, is pinned by tests/e2e/checkout.spec.ts. */}
-        <p className="text-slate-200">
+        <p className="text-foreground">
           <Trans>The secure checkout could not be shown here.</Trans>
         </p>
         <a
           href={url}
           target="_blank"
           rel="noopener"
-          className="rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+          className="rounded-lg bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
         >
           <Trans>Open checkout in a new tab</Trans>
         </a>
-        <p className="text-sm text-slate-300">
+        <p className="text-sm text-soft">
           <Trans>Keep this page open: it shows your order as soon as the payment is confirmed.</Trans>
         </p>
       </div>
@@ -116,10 +116,10 @@ function CheckoutFrame({
   return (
     <div className="relative flex flex-1">
       {state === "loaded" ? null : (
-        <p role="status" className="absolute inset-0 flex items-center justify-center gap-3 text-slate-300">
+        <p role="status" className="absolute inset-0 flex items-center justify-center gap-3 text-soft">
           <span
             aria-hidden="true"
-            className="size-5 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400"
+            className="size-5 animate-spin rounded-full border-2 border-accent/30 border-t-accent"
           />
           <Trans>Loading secure checkout...</Trans>
         </p>
@@ -130,7 +130,7 @@ function CheckoutFrame({
         title={title}
         allow="payment; clipboard-write"
         onLoad={() => setState((current) => (current === "loading" ? "loaded" : current))}
-        className="w-full flex-1 border-0 bg-slate-950"
+        className="w-full flex-1 border-0 bg-background"
       />
     </div>
   );
@@ -168,24 +168,24 @@ export function CheckoutModal({
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80 backdrop-blur-sm" />
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-background/80 backdrop-blur-sm" />
         <Dialog.Content
           aria-describedby={undefined}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
             returnFocusTo.current?.focus();
           }}
-          className="fixed top-1/2 left-1/2 z-50 flex h-[min(44rem,calc(100dvh-2rem))] w-[min(34rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-white/10 bg-slate-950 shadow-2xl shadow-black/60 focus:outline-none"
+          className="fixed top-1/2 left-1/2 z-50 flex h-[min(44rem,calc(100dvh-2rem))] w-[min(34rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl border border-foreground/10 bg-background shadow-2xl shadow-shadow/60 focus:outline-none"
         >
-          <div className="flex items-center justify-between gap-4 border-b border-white/10 px-4 py-3">
-            <Dialog.Title className="truncate text-base font-semibold text-slate-100">
+          <div className="flex items-center justify-between gap-4 border-b border-foreground/10 px-4 py-3">
+            <Dialog.Title className="truncate text-base font-semibold text-foreground">
               <Trans comment="Title of the checkout dialog, then the product and its licence">
                 Checkout: {productName}
               </Trans>
             </Dialog.Title>
             <Dialog.Close
               aria-label={t`Close checkout`}
-              className="rounded-md p-1.5 text-slate-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-sky-300"
+              className="rounded-md p-1.5 text-soft hover:bg-foreground/10 hover:text-foreground focus-visible:outline-2 focus-visible:outline-focus"
             >
               <XMarkIcon className="size-5" />
             </Dialog.Close>

@@ -27,11 +27,11 @@ export function CouponField({
   const invalid = code.trim() !== "" && !COUPON_CODE_PATTERN.test(code.trim());
   return (
     <details open={openAtFirst}>
-      <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-sky-300 hover:underline">
+      <summary className="w-fit cursor-pointer rounded text-sm font-semibold text-link hover:underline">
         <Trans>Have a coupon?</Trans>
       </summary>
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        <label htmlFor="coupon" className="text-sm font-medium text-slate-200">
+        <label htmlFor="coupon" className="text-sm font-medium text-foreground">
           <Trans>Coupon code</Trans>
         </label>
         <input
@@ -47,10 +47,10 @@ export function CouponField({
           spellCheck={false}
           aria-invalid={invalid || undefined}
           aria-describedby="coupon-hint"
-          className="w-52 rounded-lg border border-white/15 bg-slate-900/60 px-3 py-2 text-slate-100 aria-invalid:border-rose-400"
+          className="w-52 rounded-lg border border-foreground/15 bg-surface/60 px-3 py-2 text-foreground aria-invalid:border-danger"
         />
       </div>
-      <p id="coupon-hint" className={`mt-2 text-sm ${invalid ? "text-rose-300" : "text-slate-300"}`}>
+      <p id="coupon-hint" className={`mt-2 text-sm ${invalid ? "text-danger-soft" : "text-soft"}`}>
         {invalid ? (
           <Trans comment="Under the coupon field when the code holds other characters">
             Use letters, digits, hyphens or underscores only.

@@ -12,21 +12,21 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
   const payable = status === "pending";
   return (
     <div className="mx-auto max-w-md px-4 py-8">
-      <p className="text-sm font-semibold tracking-wide text-sky-300 uppercase">
+      <p className="text-sm font-semibold tracking-wide text-link uppercase">
         <Trans>Demo checkout</Trans>
       </p>
-      <h1 className="mt-1 text-2xl font-bold text-slate-100">
+      <h1 className="mt-1 text-2xl font-bold text-foreground">
         <Trans>Complete your purchase</Trans>
       </h1>
-      <p className="mt-2 text-sm text-slate-300">
+      <p className="mt-2 text-sm text-soft">
         <Trans>This is the built-in demo shop: no payment is taken and no card is needed.</Trans>
       </p>
-      <dl className="mt-6 divide-y divide-slate-800 rounded-xl border border-slate-800 bg-slate-900/60">
+      <dl className="mt-6 divide-y divide-border rounded-xl border border-border bg-surface/60">
         <div className="flex justify-between gap-4 px-4 py-3">
-          <dt className="text-slate-300">
+          <dt className="text-soft">
             <Trans comment="Demo checkout: the product being bought">Item</Trans>
           </dt>
-          <dd className="text-end font-medium text-slate-100">
+          <dd className="text-end font-medium text-foreground">
             {view.productName ?? (
               <Trans comment="Demo checkout: a product the catalogue no longer has, by its number">
                 Product {productId}
@@ -35,10 +35,10 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
           </dd>
         </div>
         <div className="flex justify-between gap-4 px-4 py-3">
-          <dt className="text-slate-300">
+          <dt className="text-soft">
             <Trans comment="Demo checkout: the licence length being bought">Duration</Trans>
           </dt>
-          <dd className="text-end font-medium text-slate-100">
+          <dd className="text-end font-medium text-foreground">
             {view.durationLabel ?? (
               <Trans comment="Demo checkout: a licence length the catalogue no longer has, by its number">
                 Variant {variantId}
@@ -48,33 +48,33 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
         </div>
         {view.quantity > 1 ? (
           <div className="flex justify-between gap-4 px-4 py-3">
-            <dt className="text-slate-300">
+            <dt className="text-soft">
               <Trans comment="How many keys to buy">Quantity</Trans>
             </dt>
-            <dd className="text-end font-medium text-slate-100">{view.quantity}</dd>
+            <dd className="text-end font-medium text-foreground">{view.quantity}</dd>
           </div>
         ) : null}
         {view.coupon ? (
           <>
             <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-slate-300">
+              <dt className="text-soft">
                 <Trans comment="Demo checkout: the list price before the coupon">Price</Trans>
               </dt>
-              <dd className="text-end text-slate-300 tabular-nums">{view.coupon.listTotal}</dd>
+              <dd className="text-end text-soft tabular-nums">{view.coupon.listTotal}</dd>
             </div>
             <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-slate-300">
+              <dt className="text-soft">
                 <Trans comment="Demo checkout: the coupon code applied">Coupon</Trans>
               </dt>
-              <dd className="text-end font-medium text-emerald-300">{view.coupon.code}</dd>
+              <dd className="text-end font-medium text-success-soft">{view.coupon.code}</dd>
             </div>
           </>
         ) : null}
         <div className="flex justify-between gap-4 px-4 py-3">
-          <dt className="text-slate-300">
+          <dt className="text-soft">
             <Trans comment="The price of the chosen licence and quantity">Total</Trans>
           </dt>
-          <dd className="text-end text-lg font-bold text-slate-100">{view.total}</dd>
+          <dd className="text-end text-lg font-bold text-foreground">{view.total}</dd>
         </div>
       </dl>
       {payable ? (
@@ -82,7 +82,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
         <form method="post" className="mt-6 flex gap-3">
           <button
             type="submit"
-            className="flex-1 rounded-lg bg-sky-500 px-5 py-3 font-semibold text-slate-950 hover:bg-sky-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+            className="flex-1 rounded-lg bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
           >
             <Trans comment="Demo checkout: pays the invoice (nothing is charged)">Pay</Trans>
           </button>
@@ -91,14 +91,14 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
             formMethod="get"
             formAction={path(`/product/${productId}`)}
             formTarget="_top"
-            className="rounded-lg border border-slate-600 px-5 py-3 font-semibold text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-300"
+            className="rounded-lg border border-border-strong px-5 py-3 font-semibold text-foreground hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
           >
             <Trans comment="Demo checkout: leaves the checkout for the product page">Cancel</Trans>
           </button>
         </form>
       ) : (
         <div className="mt-6">
-          <p role="status" className="text-slate-300">
+          <p role="status" className="text-soft">
             <Trans comment="Demo checkout: the state of an invoice that can no longer be paid">
               This invoice is{" "}
               <Select
@@ -115,7 +115,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
           <a
             href={path(`/purchase/success?order_id=${encodeURIComponent(view.orderId)}`)}
             target="_top"
-            className="mt-3 inline-block font-semibold text-sky-300 underline hover:text-sky-200"
+            className="mt-3 inline-block font-semibold text-link underline hover:text-accent-soft"
           >
             <Trans>View your order</Trans>
           </a>

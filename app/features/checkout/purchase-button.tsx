@@ -193,7 +193,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
           <>
             <span
               aria-hidden="true"
-              className="size-4 animate-spin rounded-full border-2 border-slate-950/30 border-t-slate-950"
+              className="size-4 animate-spin rounded-full border-2 border-on-accent/30 border-t-on-accent"
             />
             <Trans comment="On the purchase button while the checkout is being prepared">Processing...</Trans>
           </>

@@ -13,6 +13,9 @@ import { LEGAL_SLUGS, type LegalSlug, legalPage } from "~/features/legal/legal-p
 import { plansFileSchema } from "~/features/reseller/reseller.content";
 import { reviewsFileSchema } from "~/features/reviews/reviews.content";
 import { demoHistorySchema, statusFileSchema } from "~/features/status/status.content";
+import { missingBrandFiles } from "~/features/theme/brand-assets.server";
+import { themeContrastProblems } from "~/features/theme/contrast";
+import { themeSchema } from "~/features/theme/theme.content";
 import { type AnyLocale, DEFAULT_LOCALE, PSEUDO_LOCALE } from "~/features/i18n/locales";
 import { pseudoLocalize } from "~/features/i18n/pseudo-locale";
 import { getEnv } from "~/platform/env.server";
@@ -35,6 +38,8 @@ const CONTENT_FILES = {
   coupons: { file: "coupons.json", schema: couponsFileSchema, whenMissing: [] },
   // Without rates a shop shows prices only in the currency it charges.
   currencies: { file: "currencies.json", schema: currenciesFileSchema.nullable(), whenMissing: null },
+  // The shop's colours, radius, logo and font (docs/theming.md); a theme that would be hard to read does not start.
+  theme: { file: "theme.json", schema: themeSchema },
 } as const;
 
 type ContentFiles = typeof CONTENT_FILES;
@@ -173,6 +178,8 @@ function readContent(dir: string, options: LoadContentOptions) {
   }
   const content = { ...parsed, legal: {}, overlay } as Content;
   for (const page of content.site.legal) content.legal[page.slug] = readText(dir, legalPage(page.slug).file);
+  const themeProblems = [...missingBrandFiles(content.theme, dir), ...themeContrastProblems(content.theme)];
+  if (themeProblems.length) throw new ContentError(themeProblems.join("\n"));
   checkCrossReferences(content, options);
   return { content, raw };
 }

@@ -15,7 +15,7 @@ export function CurrencySwitch({ display }: { display: DisplayCurrency }) {
   const names = new Intl.DisplayNames([tag], { type: "currency" });
   const kept = [...new URLSearchParams(search)].filter(([name]) => name !== "currency");
   return (
-    <Form method="get" className="flex flex-wrap items-center gap-2 text-sm text-slate-300">
+    <Form method="get" className="flex flex-wrap items-center gap-2 text-sm text-soft">
       {kept.map(([name, value]) => (
         <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
       ))}
@@ -26,7 +26,7 @@ export function CurrencySwitch({ display }: { display: DisplayCurrency }) {
         id={id}
         name="currency"
         defaultValue={display.code}
-        className="rounded-md border border-slate-700 bg-slate-900 px-2 py-1 text-slate-100"
+        className="rounded-md border border-border-strong bg-surface px-2 py-1 text-foreground"
       >
         {display.choices.map((code) => (
           <option key={code} value={code}>
@@ -36,7 +36,7 @@ export function CurrencySwitch({ display }: { display: DisplayCurrency }) {
       </select>
       <button
         type="submit"
-        className="rounded-md border border-slate-700 px-3 py-1 font-medium text-slate-100 hover:bg-slate-800"
+        className="rounded-md border border-border-strong px-3 py-1 font-medium text-foreground hover:bg-raised"
       >
         <Trans>Show</Trans>
       </button>

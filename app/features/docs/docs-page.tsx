@@ -7,9 +7,9 @@ import type { DocEntry, DocsFile } from "./docs.content";
 import type { DocsView } from "./docs";
 
 const TYPE_STYLES: Record<DocEntry["type"], string> = {
-  error: "bg-rose-500/15 text-rose-200 ring-rose-400/40",
-  warning: "bg-amber-500/15 text-amber-200 ring-amber-400/40",
-  info: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
+  error: "bg-danger/15 text-danger-soft ring-danger/40",
+  warning: "bg-warning/15 text-warning-soft ring-warning/40",
+  info: "bg-accent/15 text-accent-soft ring-accent/40",
 };
 
 /** The badge on a docs entry, shown in capitals: what kind of problem the entry is about. */
@@ -34,7 +34,7 @@ export function DocsProductSelector({ view }: { view: DocsView }) {
                 to={path(`/docs?product=${option.slug}`)}
                 preventScrollReset
                 aria-current={current ? "page" : undefined}
-                className={`block rounded-full px-4 py-2 text-sm font-medium ring-1 transition-colors ${current ? "bg-sky-500 text-slate-950 ring-sky-400" : "bg-white/5 text-slate-200 ring-white/10 hover:bg-white/10"}`}
+                className={`block rounded-full px-4 py-2 text-sm font-medium ring-1 transition-colors ${current ? "bg-accent text-on-accent ring-accent" : "bg-foreground/5 text-foreground ring-foreground/10 hover:bg-foreground/10"}`}
               >
                 {option.name}
               </Link>
@@ -49,20 +49,23 @@ export function DocsProductSelector({ view }: { view: DocsView }) {
 export function DocEntryCard({ entry }: { entry: DocsView["entries"][number] }) {
   const { i18n } = useLingui();
   return (
-    <article id={entry.anchor} className="scroll-mt-24 rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6">
+    <article
+      id={entry.anchor}
+      className="scroll-mt-24 rounded-2xl border border-foreground/10 bg-surface/60 p-5 sm:p-6"
+    >
       <div className="flex flex-wrap items-center gap-3">
-        <h3 className="text-lg font-semibold text-white">{entry.title}</h3>
+        <h3 className="text-lg font-semibold text-foreground">{entry.title}</h3>
         <span
           className={`rounded-full px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ${TYPE_STYLES[entry.type]}`}
         >
           {i18n._(TYPE_LABELS[entry.type])}
         </span>
       </div>
-      <p className="mt-3 text-slate-300">{entry.description}</p>
-      <h4 className="mt-4 text-sm font-semibold text-sky-200">
+      <p className="mt-3 text-soft">{entry.description}</p>
+      <h4 className="mt-4 text-sm font-semibold text-accent-soft">
         <Trans comment="Heading over the steps that fix a problem">Solution</Trans>
       </h4>
-      <ol className="mt-2 list-decimal space-y-1 ps-5 text-slate-300 marker:text-sky-300">
+      <ol className="mt-2 list-decimal space-y-1 ps-5 text-soft marker:text-link">
         {entry.solution.map((step) => (
           <li key={step}>{step}</li>
         ))}
@@ -76,18 +79,18 @@ export function DocsResources({ resources }: { resources: DocsFile["resources"] 
   if (resources.length === 0) return null;
   return (
     <section aria-labelledby="docs-resources" className="mt-12">
-      <h2 id="docs-resources" className="text-xl font-semibold text-white">
+      <h2 id="docs-resources" className="text-xl font-semibold text-foreground">
         <Trans>Additional resources</Trans>
       </h2>
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {resources.map((resource) => {
           const external = resource.href.startsWith("https://");
           const className =
-            "flex h-full flex-col rounded-xl border border-white/10 bg-white/5 px-4 py-3 hover:border-sky-400/60 hover:bg-white/10";
+            "flex h-full flex-col rounded-xl border border-foreground/10 bg-foreground/5 px-4 py-3 hover:border-accent/60 hover:bg-foreground/10";
           const { label } = resource;
           const body = (
             <>
-              <span className="font-semibold text-white">
+              <span className="font-semibold text-foreground">
                 {external ? (
                   <Trans>
                     {label}
@@ -97,7 +100,7 @@ export function DocsResources({ resources }: { resources: DocsFile["resources"] 
                   label
                 )}
               </span>
-              <span className="text-sm text-slate-300">{resource.description}</span>
+              <span className="text-sm text-soft">{resource.description}</span>
             </>
           );
           return (
@@ -135,10 +138,10 @@ export function DocsPage({
     <>
       <DocsProductSelector view={view} />
       <section aria-labelledby="docs-entries" className="mt-10">
-        <h2 id="docs-entries" className="text-2xl font-semibold text-white">
+        <h2 id="docs-entries" className="text-2xl font-semibold text-foreground">
           <Trans comment="{name} is a product's name">{name} troubleshooting</Trans>
         </h2>
-        <p className="mt-1 text-sm text-slate-300">
+        <p className="mt-1 text-sm text-soft">
           <Trans comment="How many articles the product has, then the docs' introduction (from the content)">
             <Plural value={count} one="# article." other="# articles." /> {intro}
           </Trans>
@@ -148,7 +151,7 @@ export function DocsPage({
             <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
               {view.entries.map((entry) => (
                 <li key={entry.anchor}>
-                  <a href={`#${entry.anchor}`} className="rounded text-sky-300 underline-offset-2 hover:underline">
+                  <a href={`#${entry.anchor}`} className="rounded text-link underline-offset-2 hover:underline">
                     {entry.title}
                   </a>
                 </li>

@@ -10,9 +10,9 @@ import type { Download } from "./downloads.content";
 const DOWNLOAD_NOTICE = msg`Download would start here. Please purchase the product first.`;
 
 const STATUS_STYLES: Record<Download["status"], string> = {
-  stable: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40",
-  beta: "bg-amber-500/15 text-amber-200 ring-amber-400/40",
-  new: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
+  stable: "bg-success/15 text-success-soft ring-success/40",
+  beta: "bg-warning/15 text-warning-soft ring-warning/40",
+  new: "bg-accent/15 text-accent-soft ring-accent/40",
 };
 
 /** The badge on a release, shown in capitals. */
@@ -43,14 +43,14 @@ export function DownloadCard({ download }: { download: Download }) {
   return (
     <article
       aria-labelledby={headingId}
-      className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5 sm:p-6"
+      className="flex h-full flex-col rounded-2xl border border-foreground/10 bg-surface/60 p-5 sm:p-6"
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h2 id={headingId} className="text-lg font-semibold text-white">
+          <h2 id={headingId} className="text-lg font-semibold text-foreground">
             {name}
           </h2>
-          <p className="mt-0.5 text-sm text-slate-300">
+          <p className="mt-0.5 text-sm text-soft">
             <Trans comment="A release's version, installer size and release date">
               Version {version} · {size} · <time dateTime={download.date}>{date}</time>
             </Trans>
@@ -62,23 +62,23 @@ export function DownloadCard({ download }: { download: Download }) {
           {i18n._(STATUS_LABELS[download.status])}
         </span>
       </div>
-      <p className="mt-3 text-slate-300">{download.description}</p>
+      <p className="mt-3 text-soft">{download.description}</p>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
         <div>
-          <h3 className="text-sm font-semibold text-sky-200">
+          <h3 className="text-sm font-semibold text-accent-soft">
             <Trans comment="System requirements of a release">Requirements</Trans>
           </h3>
-          <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm text-slate-300">
+          <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm text-soft">
             {download.requirements.map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ul>
         </div>
         <div>
-          <h3 className="text-sm font-semibold text-sky-200">
+          <h3 className="text-sm font-semibold text-accent-soft">
             <Trans comment="Heading over a release's changelog">What's new</Trans>
           </h3>
-          <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm text-slate-300">
+          <ul className="mt-1 list-disc space-y-0.5 ps-5 text-sm text-soft">
             {download.changelog.map((line) => (
               <li key={line}>{line}</li>
             ))}

@@ -9,14 +9,14 @@ import type { FaqItem } from "./faq.content";
 export function FaqAccordion({ items, group = "faq" }: { items: FaqItem[]; group?: string }) {
   useOpenItemFromHash();
   return (
-    <div className="divide-y divide-white/10 overflow-hidden rounded-2xl border border-white/10 bg-slate-900/60">
+    <div className="divide-y divide-foreground/10 overflow-hidden rounded-2xl border border-foreground/10 bg-surface/60">
       {items.map((item) => (
         <details key={item.id} id={item.id} name={group} className="group scroll-mt-24">
-          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-start font-medium text-white hover:bg-white/5 [&::-webkit-details-marker]:hidden">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-start font-medium text-foreground hover:bg-foreground/5 [&::-webkit-details-marker]:hidden">
             <span>{item.question}</span>
-            <ChevronDownFineIcon className="size-5 shrink-0 text-sky-300 transition-transform group-open:rotate-180" />
+            <ChevronDownFineIcon className="size-5 shrink-0 text-link transition-transform group-open:rotate-180" />
           </summary>
-          <div className="px-5 pb-5 text-slate-300">
+          <div className="px-5 pb-5 text-soft">
             <p>{item.answer}</p>
           </div>
         </details>

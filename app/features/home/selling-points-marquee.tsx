@@ -12,9 +12,9 @@ function PointList({ points, hidden, dir }: { points: Site["sellingPoints"]; hid
     >
       {points.map((point) => (
         <li key={point.title} className="pe-4">
-          <div className="h-full w-64 rounded-xl border border-white/10 bg-slate-900/70 px-5 py-4">
-            <p className="font-semibold text-white">{point.title}</p>
-            <p className="mt-1 text-sm text-slate-300">{point.description}</p>
+          <div className="h-full w-64 rounded-xl border border-foreground/10 bg-surface/70 px-5 py-4">
+            <p className="font-semibold text-foreground">{point.title}</p>
+            <p className="mt-1 text-sm text-soft">{point.description}</p>
           </div>
         </li>
       ))}
@@ -35,7 +35,7 @@ export function SellingPointsMarquee({ points }: { points: Site["sellingPoints"]
   return (
     <section aria-labelledby="selling-points-heading" className="group/marquee relative">
       <div className="mx-auto mb-4 flex max-w-6xl items-center justify-between gap-4 px-4">
-        <h2 id="selling-points-heading" className="text-sm font-semibold tracking-widest text-sky-300 uppercase">
+        <h2 id="selling-points-heading" className="text-sm font-semibold tracking-widest text-link uppercase">
           <Trans comment="The heading over the home page's selling points; Kestrel is the shop's name">
             Why Kestrel
           </Trans>
@@ -44,7 +44,7 @@ export function SellingPointsMarquee({ points }: { points: Site["sellingPoints"]
           type="button"
           aria-pressed={paused}
           onClick={() => setPaused((p) => !p)}
-          className="rounded-md border border-white/15 px-3 py-1 text-xs text-slate-200 hover:bg-white/10 motion-reduce:hidden"
+          className="rounded-md border border-foreground/15 px-3 py-1 text-xs text-foreground hover:bg-foreground/10 motion-reduce:hidden"
         >
           {paused ? t`Play animation` : t`Pause animation`}
         </button>

@@ -15,7 +15,7 @@ export function VideoFacade({ video }: { video: Site["video"] }) {
   const { t } = useLingui();
   const { poster, title } = video;
   return (
-    <div className="relative aspect-video overflow-hidden rounded-2xl border border-white/10 bg-slate-900 shadow-2xl shadow-sky-950/40">
+    <div className="relative aspect-video overflow-hidden rounded-2xl border border-foreground/10 bg-surface shadow-2xl shadow-shadow/40">
       {playing ? (
         <iframe
           src={youtubeEmbedUrl(video.id)}
@@ -42,9 +42,9 @@ export function VideoFacade({ video }: { video: Site["video"] }) {
           />
           <span
             aria-hidden="true"
-            className="absolute inset-0 flex items-center justify-center bg-slate-950/20 transition group-hover:bg-slate-950/5"
+            className="absolute inset-0 flex items-center justify-center bg-background/20 transition group-hover:bg-background/5"
           >
-            <span className="flex size-16 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/40 transition group-hover:scale-110 sm:size-20">
+            <span className="flex size-16 items-center justify-center rounded-full bg-accent text-on-accent shadow-lg shadow-accent/40 transition group-hover:scale-110 sm:size-20">
               {/* Physical, not logical: a play triangle points right in every language, and this centres it by eye. */}
               <PlayIcon className="ml-1 size-8 sm:size-10" />
             </span>

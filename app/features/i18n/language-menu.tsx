@@ -15,13 +15,13 @@ export function LanguageMenu({ className = "" }: { className?: string }) {
   const page = pathWithoutLocale(pathname) + search;
   return (
     <details className={`group relative ${className}`}>
-      <summary className="cursor-pointer text-sm text-slate-300 hover:text-white">
+      <summary className="cursor-pointer text-sm text-soft hover:text-foreground">
         <span className="sr-only">{t`Language:`} </span>
         {name}
       </summary>
       <ul
         aria-label={t`Languages`}
-        className="absolute start-0 bottom-full z-40 mb-2 min-w-44 rounded-lg border border-slate-700 bg-slate-900 p-1"
+        className="absolute start-0 bottom-full z-40 mb-2 min-w-44 rounded-lg border border-border-strong bg-surface p-1"
       >
         {LOCALE_CODES.map((code) => (
           <li key={code}>
@@ -31,7 +31,7 @@ export function LanguageMenu({ className = "" }: { className?: string }) {
               lang={LOCALES[code].tag}
               aria-current={code === locale ? "page" : undefined}
               onClick={() => rememberLanguageChoice(code)}
-              className="block px-3 py-2 text-sm text-slate-200 hover:bg-slate-800 aria-[current=page]:text-sky-300"
+              className="block px-3 py-2 text-sm text-foreground hover:bg-raised aria-[current=page]:text-link"
             >
               {LOCALES[code].name}
             </a>

@@ -25,7 +25,7 @@ export function LanguageSuggestionBanner() {
       lang={suggestion.tag}
       dir={suggestion.dir}
       aria-label={suggestion.label}
-      className="fixed start-4 bottom-4 z-40 max-w-sm rounded-xl border border-slate-700 bg-slate-900 p-4 text-sm text-slate-100 shadow-xl"
+      className="fixed start-4 bottom-4 z-40 max-w-sm rounded-xl border border-border-strong bg-surface p-4 text-sm text-foreground shadow-xl"
     >
       <p>{suggestion.text}</p>
       <div className="mt-3 flex flex-wrap gap-2">
@@ -33,7 +33,7 @@ export function LanguageSuggestionBanner() {
           href={suggestion.href}
           hrefLang={suggestion.tag}
           onClick={() => rememberLanguageChoice(suggestion.locale)}
-          className="rounded-lg bg-sky-500 px-3 py-2 font-semibold text-slate-950 hover:bg-sky-400"
+          className="rounded-lg bg-accent px-3 py-2 font-semibold text-on-accent hover:bg-accent-hover"
         >
           {suggestion.switchLabel}
         </a>
@@ -43,7 +43,7 @@ export function LanguageSuggestionBanner() {
             rememberLanguageChoice("dismissed");
             setSuggestion(null);
           }}
-          className="rounded-lg border border-slate-600 px-3 py-2 hover:bg-slate-800"
+          className="rounded-lg border border-border-strong px-3 py-2 hover:bg-raised"
         >
           {suggestion.dismissLabel}
         </button>

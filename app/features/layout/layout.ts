@@ -1,3 +1,4 @@
+import type { BrandData } from "~/features/theme/theme.server";
 import type { Site } from "./site.content";
 
 /** What every page's chrome needs, sent once from the root loader. */
@@ -11,9 +12,11 @@ export interface LayoutData {
   year: number;
   publicUrl: string;
   description: string;
+  /** The theme's colour for the browser's chrome and its logo, when it has one (content/theme.json). */
+  theme: BrandData;
 }
 
-export function toLayoutData(site: Site, publicUrl: string, now = new Date()): LayoutData {
+export function toLayoutData(site: Site, publicUrl: string, theme: BrandData, now = new Date()): LayoutData {
   return {
     brand: site.brand,
     badge: site.badge,
@@ -24,5 +27,6 @@ export function toLayoutData(site: Site, publicUrl: string, now = new Date()): L
     year: now.getFullYear(),
     publicUrl: publicUrl.replace(/\/$/, ""),
     description: site.description,
+    theme,
   };
 }

@@ -7,11 +7,11 @@ import { MenuToggleIcon } from "~/components/icons";
 export type NavListLayout = "row" | "column" | "responsive";
 
 const TOGGLE_CLASS =
-  "group flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2.5 py-2 text-sm font-medium whitespace-nowrap text-slate-200 ring-1 ring-white/15 hover:bg-white/5 hover:text-white [&::-webkit-details-marker]:hidden";
+  "group flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2.5 py-2 text-sm font-medium whitespace-nowrap text-foreground ring-1 ring-foreground/15 hover:bg-foreground/5 hover:text-foreground [&::-webkit-details-marker]:hidden";
 const PHONE_PANEL_CLASS =
-  "absolute inset-x-0 top-full border-b border-white/10 bg-slate-950 px-4 pt-2 pb-4 shadow-lg shadow-black/40";
+  "absolute inset-x-0 top-full border-b border-foreground/10 bg-background px-4 pt-2 pb-4 shadow-lg shadow-shadow/40";
 const PHONE_PANEL_OPEN_CLASS =
-  "max-sm:absolute max-sm:inset-x-0 max-sm:top-full max-sm:border-b max-sm:border-white/10 max-sm:bg-slate-950 max-sm:px-4 max-sm:pt-2 max-sm:pb-4 max-sm:shadow-lg max-sm:shadow-black/40";
+  "max-sm:absolute max-sm:inset-x-0 max-sm:top-full max-sm:border-b max-sm:border-foreground/10 max-sm:bg-background max-sm:px-4 max-sm:pt-2 max-sm:pb-4 max-sm:shadow-lg max-sm:shadow-shadow/40";
 
 /**
  * The main navigation's items: a row from 640 px up, a `Menu` disclosure below. The server sends a native <details>
@@ -85,7 +85,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
     return (
       <>
         <details ref={details} className="group sm:hidden">
-          <summary className={`${TOGGLE_CLASS} group-open:bg-white/10 group-open:text-white`}>
+          <summary className={`${TOGGLE_CLASS} group-open:bg-foreground/10 group-open:text-foreground`}>
             <MenuToggleIcon />
             {label}
           </summary>
@@ -104,7 +104,7 @@ export function NavMenu({ items }: { items: (layout: NavListLayout) => ReactNode
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen(!open)}
-        className={`${TOGGLE_CLASS} sm:hidden ${open ? "bg-white/10 text-white" : ""}`}
+        className={`${TOGGLE_CLASS} sm:hidden ${open ? "bg-foreground/10 text-foreground" : ""}`}
       >
         <MenuToggleIcon />
         {label}

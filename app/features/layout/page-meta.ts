@@ -21,7 +21,9 @@ export interface PageMetaInput {
 }
 
 /** The root loader's data as a route's `meta` receives it in `matches[0].loaderData` (absent when the root failed). */
-export type RootMetaData = { layout: Pick<LayoutData, "brand" | "publicUrl"> } | undefined;
+export type RootMetaData =
+  | { layout: Pick<LayoutData, "brand" | "publicUrl"> & Partial<Pick<LayoutData, "theme">> }
+  | undefined;
 
 /**
  * Every page's head tags: title, description, an absolute canonical link, Open Graph and Twitter cards. The canonical
@@ -47,11 +49,15 @@ export function pageMeta(
     { name: "twitter:title", content: fullTitle },
     { name: "twitter:description", content: description },
   ];
-  if (image)
+  // A page without a picture of its own is shared with the shop's logo, when the theme has one.
+  const logo = root?.layout.theme?.logo;
+  const shared = image ?? logo?.src;
+  if (shared)
     tags.push(
-      { property: "og:image", content: `${publicUrl}${image}` },
-      { name: "twitter:image", content: `${publicUrl}${image}` },
+      { property: "og:image", content: `${publicUrl}${shared}` },
+      { name: "twitter:image", content: `${publicUrl}${shared}` },
     );
+  if (!image && logo) tags.push({ property: "og:image:alt", content: logo.alt });
   if (noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
 }

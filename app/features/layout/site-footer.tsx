@@ -4,17 +4,17 @@ import { useLocale } from "~/features/i18n/use-locale";
 import type { LayoutData } from "./layout";
 import { PageLink } from "./page-transition";
 
-const linkClass = "rounded text-slate-300 hover:text-white hover:underline";
+const linkClass = "rounded text-soft hover:text-foreground hover:underline";
 
 export function SiteFooter({ layout }: { layout: LayoutData }) {
   const { path } = useLocale();
   const { year, brand } = layout;
   const { label } = layout.community;
   return (
-    <footer className="mt-16 border-t border-white/10 bg-slate-950">
+    <footer className="mt-16 border-t border-foreground/10 bg-background">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-products">
-          <h2 id="footer-products" className="mb-3 text-sm font-semibold text-white">
+          <h2 id="footer-products" className="mb-3 text-sm font-semibold text-foreground">
             <Trans>Products</Trans>
           </h2>
           <ul className="space-y-2 text-sm">
@@ -33,7 +33,7 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
           </ul>
         </section>
         <section aria-labelledby="footer-support">
-          <h2 id="footer-support" className="mb-3 text-sm font-semibold text-white">
+          <h2 id="footer-support" className="mb-3 text-sm font-semibold text-foreground">
             <Trans comment="The footer's heading over the FAQ, community, status and reviews links">Support</Trans>
           </h2>
           <ul className="space-y-2 text-sm">
@@ -65,7 +65,7 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
           </ul>
         </section>
         <section aria-labelledby="footer-legal">
-          <h2 id="footer-legal" className="mb-3 text-sm font-semibold text-white">
+          <h2 id="footer-legal" className="mb-3 text-sm font-semibold text-foreground">
             <Trans comment="The footer's heading over the terms, privacy, refund and DMCA pages">Legal</Trans>
           </h2>
           <ul className="space-y-2 text-sm">
@@ -79,10 +79,10 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
           </ul>
         </section>
         <section aria-labelledby="footer-brand">
-          <h2 id="footer-brand" className="mb-3 text-sm font-semibold text-white">
+          <h2 id="footer-brand" className="mb-3 text-sm font-semibold text-foreground">
             {layout.brand}
           </h2>
-          <p className="text-sm text-slate-300">
+          <p className="text-sm text-soft">
             <Trans>
               © {year} {brand}. All rights reserved.
             </Trans>

@@ -36,7 +36,7 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
             <PageLink
               to={path(item.href)}
               aria-current={current ? "page" : undefined}
-              className={`${itemClassName} transition-colors ${current ? "bg-sky-500/20 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`}
+              className={`${itemClassName} transition-colors ${current ? "bg-accent/20 text-foreground" : "text-soft hover:bg-foreground/5 hover:text-foreground"}`}
             >
               {item.label}
             </PageLink>
@@ -48,7 +48,7 @@ function NavItems({ layout, listLayout }: { layout: LayoutData; listLayout: NavL
           href={layout.community.url}
           target="_blank"
           rel="noopener noreferrer"
-          className={`${itemClassName} text-slate-300 hover:bg-white/5 hover:text-white`}
+          className={`${itemClassName} text-soft hover:bg-foreground/5 hover:text-foreground`}
         >
           <Trans>
             {label}
@@ -64,17 +64,28 @@ export function SiteHeader({ layout }: { layout: LayoutData }) {
   const { path } = useLocale();
   const { t } = useLingui();
   return (
-    <header className="sticky top-0 z-40 border-b border-white/10 bg-slate-950/90 backdrop-blur supports-[backdrop-filter]:bg-slate-950/75">
+    <header className="sticky top-0 z-40 border-b border-foreground/10 bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
       {/* Under 640 px one row that does not wrap: the brand may break onto two lines, the badge and `Menu` keep their size. */}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 max-sm:flex-nowrap max-sm:gap-x-2">
         <PageLink
           to={path("/")}
-          className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-white max-sm:min-w-0 max-sm:text-base max-sm:leading-tight"
+          className="flex items-center gap-2 rounded text-lg font-bold tracking-tight text-foreground max-sm:min-w-0 max-sm:text-base max-sm:leading-tight"
         >
-          <img src="/favicon.svg" alt="" width={28} height={28} className="max-sm:size-6 max-sm:shrink-0" />
+          {/* The brand's name follows, so the mark itself says nothing more to a screen reader. */}
+          {layout.theme.logo ? (
+            <img
+              src={layout.theme.logo.src}
+              alt=""
+              width={Math.round((28 * layout.theme.logo.width) / layout.theme.logo.height)}
+              height={28}
+              className="max-sm:h-6 max-sm:w-auto max-sm:shrink-0"
+            />
+          ) : (
+            <img src="/favicon.svg" alt="" width={28} height={28} className="max-sm:size-6 max-sm:shrink-0" />
+          )}
           {layout.brand}
         </PageLink>
-        <span className="rounded-full bg-sky-400/15 px-2.5 py-0.5 text-xs font-semibold text-sky-200 ring-1 ring-sky-400/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">
+        <span className="rounded-full bg-accent/15 px-2.5 py-0.5 text-xs font-semibold text-accent-soft ring-1 ring-accent/40 max-sm:shrink-0 max-sm:px-2 max-sm:whitespace-nowrap">
           {layout.badge}
         </span>
         <nav

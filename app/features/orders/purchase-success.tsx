@@ -20,9 +20,9 @@ export function VerifyingPurchase() {
     <div role="status" className="flex flex-col items-center gap-4 py-10">
       <span
         aria-hidden="true"
-        className="size-10 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400"
+        className="size-10 animate-spin rounded-full border-4 border-accent/30 border-t-accent"
       />
-      <p className="text-slate-200">
+      <p className="text-foreground">
         <Trans>Verifying your purchase...</Trans>
       </p>
     </div>
@@ -35,14 +35,14 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
     <div className="flex flex-col items-center text-center">
       <span
         aria-hidden="true"
-        className="flex size-16 items-center justify-center rounded-full bg-emerald-500/15 text-emerald-300 ring-1 ring-emerald-400/40"
+        className="flex size-16 items-center justify-center rounded-full bg-success/15 text-success-soft ring-1 ring-success/40"
       >
         <CheckIcon className="size-8" />
       </span>
-      <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">
+      <h1 className="mt-6 text-3xl font-bold tracking-tight text-foreground sm:text-4xl">
         <Trans>Thank you for your purchase!</Trans>
       </h1>
-      <p className="mt-3 max-w-lg text-slate-300">
+      <p className="mt-3 max-w-lg text-soft">
         {productName ? (
           <Trans>
             Your {productName} licence is on its way: the key and download instructions are on the checkout receipt and
@@ -54,20 +54,20 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
           </Trans>
         )}
       </p>
-      <dl className="mt-8 grid w-full max-w-md gap-3 rounded-2xl border border-white/10 bg-slate-900/60 p-5 text-left text-sm">
+      <dl className="mt-8 grid w-full max-w-md gap-3 rounded-2xl border border-foreground/10 bg-surface/60 p-5 text-left text-sm">
         {orderId ? (
           <div className="flex justify-between gap-4">
-            <dt className="text-slate-300">
+            <dt className="text-soft">
               <Trans>Order number</Trans>
             </dt>
-            <dd className="break-all font-mono text-white">{orderId}</dd>
+            <dd className="break-all font-mono text-foreground">{orderId}</dd>
           </div>
         ) : null}
         <div className="flex justify-between gap-4">
-          <dt className="text-slate-300">
+          <dt className="text-soft">
             <Trans comment="Label of the order's status (the value is Completed)">Status</Trans>
           </dt>
-          <dd className="font-semibold text-emerald-300">
+          <dd className="font-semibold text-success-soft">
             <Trans comment="An order's status: paid, the licence issued">Completed</Trans>
           </dd>
         </div>
@@ -134,24 +134,24 @@ export function PurchaseNotCompleted({
       {waiting ? (
         <span
           aria-hidden="true"
-          className="size-16 animate-spin rounded-full border-4 border-sky-400/30 border-t-sky-400"
+          className="size-16 animate-spin rounded-full border-4 border-accent/30 border-t-accent"
         />
       ) : (
         <span
           aria-hidden="true"
-          className="flex size-16 items-center justify-center rounded-full bg-amber-500/15 text-amber-300 ring-1 ring-amber-400/40"
+          className="flex size-16 items-center justify-center rounded-full bg-warning/15 text-warning ring-1 ring-warning/40"
         >
           <ExclamationCircleIcon className="size-8" />
         </span>
       )}
       <div role="status" className="contents">
-        <h1 className="mt-6 text-3xl font-bold tracking-tight text-white sm:text-4xl">{i18n._(copy.title)}</h1>
-        <p className="mt-3 max-w-lg text-slate-300">{i18n._(copy.body)}</p>
+        <h1 className="mt-6 text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{i18n._(copy.title)}</h1>
+        <p className="mt-3 max-w-lg text-soft">{i18n._(copy.body)}</p>
       </div>
       {orderId ? (
-        <p className="mt-6 text-sm text-slate-300">
+        <p className="mt-6 text-sm text-soft">
           <Trans>
-            Order number <span className="break-all font-mono text-white">{orderId}</span>
+            Order number <span className="break-all font-mono text-foreground">{orderId}</span>
           </Trans>
         </p>
       ) : null}

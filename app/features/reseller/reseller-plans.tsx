@@ -31,34 +31,34 @@ export function PlanCard({ plan, signUpUrl }: { plan: Plan; signUpUrl: string })
   return (
     <article
       aria-labelledby={headingId}
-      className={`relative flex h-full flex-col rounded-2xl border p-6 ${plan.highlighted ? "border-sky-400/70 bg-sky-500/10 shadow-lg shadow-sky-500/10" : "border-white/10 bg-slate-900/60"}`}
+      className={`relative flex h-full flex-col rounded-2xl border p-6 ${plan.highlighted ? "border-accent/70 bg-accent/10 shadow-lg shadow-accent/10" : "border-foreground/10 bg-surface/60"}`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <h2 id={headingId} className="text-lg font-semibold text-white">
+        <h2 id={headingId} className="text-lg font-semibold text-foreground">
           {plan.name}
         </h2>
         {plan.highlighted ? (
-          <span className="rounded-full bg-sky-500 px-2 py-0.5 text-xs font-semibold text-slate-950">
+          <span className="rounded-full bg-accent px-2 py-0.5 text-xs font-semibold text-on-accent">
             <Trans comment="Badge on the reseller plan most resellers choose">Most popular</Trans>
           </span>
         ) : null}
         {plan.custom ? (
-          <span className="rounded-full bg-violet-500/20 px-2 py-0.5 text-xs font-semibold text-violet-200 ring-1 ring-violet-400/40">
+          <span className="rounded-full bg-accent/20 px-2 py-0.5 text-xs font-semibold text-accent-soft ring-1 ring-accent/40">
             <Trans context="reseller plan" comment="Badge on a reseller plan whose terms are agreed one to one">
               Custom
             </Trans>
           </span>
         ) : null}
       </div>
-      <p className="mt-4 text-3xl font-bold tracking-tight text-white">
+      <p className="mt-4 text-3xl font-bold tracking-tight text-foreground">
         <PlanPrice price={plan.price} />
       </p>
-      <p className="mt-1 text-sm text-sky-200">{plan.priceDetail}</p>
-      <p className="mt-4 text-slate-300">{plan.description}</p>
-      <ul className="mt-5 space-y-2 text-sm text-slate-200">
+      <p className="mt-1 text-sm text-accent-soft">{plan.priceDetail}</p>
+      <p className="mt-4 text-soft">{plan.description}</p>
+      <ul className="mt-5 space-y-2 text-sm text-foreground">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-300" />
+            <CheckIcon className="mt-0.5 size-4 shrink-0 text-success-soft" />
             {feature}
           </li>
         ))}
@@ -92,12 +92,12 @@ export function ResellerPlans({ plans, signUpUrl }: { plans: PlansFile; signUpUr
       {plans.includedInEveryPlan.length ? (
         <section
           aria-labelledby="plans-included"
-          className="mt-10 rounded-2xl border border-white/10 bg-white/5 p-6 text-center"
+          className="mt-10 rounded-2xl border border-foreground/10 bg-foreground/5 p-6 text-center"
         >
-          <h2 id="plans-included" className="font-semibold text-white">
+          <h2 id="plans-included" className="font-semibold text-foreground">
             <Trans>Included in every plan</Trans>
           </h2>
-          <p className="mt-2 text-slate-300">{plans.includedInEveryPlan.join(" · ")}</p>
+          <p className="mt-2 text-soft">{plans.includedInEveryPlan.join(" · ")}</p>
         </section>
       ) : null}
     </>

@@ -59,11 +59,11 @@ export function ProductReviews({ productId, initial = null }: { productId: numbe
   return (
     <section aria-labelledby={headingId} aria-busy={state.kind === "loading"} className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id={headingId} className="text-2xl font-bold text-white">
+        <h2 id={headingId} className="text-2xl font-bold text-foreground">
           <Trans comment="Heading of a product page's reviews section">Reviews</Trans>
         </h2>
         {rating ? (
-          <p className="text-sm text-slate-300">
+          <p className="text-sm text-soft">
             <Trans>
               Average {average} out of 5 from <Plural value={count} one="# review" other="# reviews" />
             </Trans>
@@ -71,17 +71,17 @@ export function ProductReviews({ productId, initial = null }: { productId: numbe
         ) : null}
       </div>
       {state.kind === "loading" ? (
-        <p role="status" className="text-slate-300">
+        <p role="status" className="text-soft">
           <Trans>Loading reviews...</Trans>
         </p>
       ) : null}
       {state.kind === "error" ? (
-        <p role="alert" className="text-slate-300">
+        <p role="alert" className="text-soft">
           <Trans>Failed to load reviews.</Trans>
         </p>
       ) : null}
       {state.kind === "ready" && reviews.length === 0 ? (
-        <p className="text-slate-300">
+        <p className="text-soft">
           <Trans>No reviews yet.</Trans>
         </p>
       ) : null}

@@ -14,7 +14,7 @@ export function StarRating({ rating }: { rating: number }) {
   return (
     <span role="img" aria-label={t`${rating} out of ${max} stars`} className="flex gap-0.5">
       {Array.from({ length: MAX_RATING }, (_, i) => (
-        <StarIcon key={i} className={`size-4 ${i < rating ? "text-amber-300" : "text-slate-600"}`} />
+        <StarIcon key={i} className={`size-4 ${i < rating ? "text-warning" : "text-border-strong"}`} />
       ))}
     </span>
   );
@@ -37,7 +37,7 @@ export function ReviewCard({ review }: { review: Review }) {
         })
       : review.user;
   return (
-    <article className="flex h-full flex-col rounded-2xl border border-white/10 bg-slate-900/60 p-5">
+    <article className="flex h-full flex-col rounded-2xl border border-foreground/10 bg-surface/60 p-5">
       <div className="flex items-center gap-3">
         <img
           src={review.avatar}
@@ -46,23 +46,23 @@ export function ReviewCard({ review }: { review: Review }) {
           height={40}
           loading="lazy"
           referrerPolicy="no-referrer"
-          className="size-10 rounded-full bg-slate-800"
+          className="size-10 rounded-full bg-raised"
         />
         <div className="min-w-0">
-          <h3 dir="auto" className="truncate font-semibold text-white">
+          <h3 dir="auto" className="truncate font-semibold text-foreground">
             {author}
           </h3>
           <StarRating rating={review.rating} />
         </div>
       </div>
       {review.comment ? (
-        <p lang={WRITTEN_IN} dir="auto" className="mt-3 break-words text-slate-300">
+        <p lang={WRITTEN_IN} dir="auto" className="mt-3 break-words text-soft">
           {review.comment}
         </p>
       ) : null}
       {review.reply ? (
-        <blockquote className="mt-3 rounded-lg border-s-2 border-sky-400/60 bg-white/5 px-3 py-2 text-sm break-words text-slate-300">
-          <p className="font-semibold text-slate-200">
+        <blockquote className="mt-3 rounded-lg border-s-2 border-accent/60 bg-foreground/5 px-3 py-2 text-sm break-words text-soft">
+          <p className="font-semibold text-foreground">
             <Trans>Reply from the shop</Trans>
           </p>
           <p lang={WRITTEN_IN} dir="auto" className="mt-1">
@@ -70,7 +70,7 @@ export function ReviewCard({ review }: { review: Review }) {
           </p>
         </blockquote>
       ) : null}
-      <p className="mt-auto pt-3 text-xs text-slate-300">
+      <p className="mt-auto pt-3 text-xs text-soft">
         <time dateTime={review.date}>{formatCalendarDay(i18n, review.date)}</time>
       </p>
     </article>

@@ -10,7 +10,7 @@ const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1 } as co
 /** Why the vouches could not be loaded, in the page's language; a reason we do not know stays as the server wrote it. */
 function FallbackReason({ reason }: { reason: string }) {
   const { t } = useLingui();
-  const className = "mt-1 text-sm text-slate-300";
+  const className = "mt-1 text-sm text-soft";
   if (reason === FETCH_FAILED_REASON) return <p className={className}>{t`Failed to fetch vouches`}</p>;
   if (reason === EMPTY_BODY_REASON) return <p className={className}>{t`No content received from API`}</p>;
   return (
@@ -105,18 +105,18 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
         <Trans comment="Vouches: reviews the shop's customers post in its community">Vouches</Trans>
       </h2>
       {state.kind === "loading" ? (
-        <div role="status" className="flex items-center justify-center gap-3 py-16 text-slate-200">
+        <div role="status" className="flex items-center justify-center gap-3 py-16 text-foreground">
           <span
             aria-hidden="true"
-            className="size-6 animate-spin rounded-full border-2 border-sky-400/30 border-t-sky-400"
+            className="size-6 animate-spin rounded-full border-2 border-accent/30 border-t-accent"
           />
           <Trans>Loading vouches...</Trans>
         </div>
       ) : null}
       {state.kind === "fallback" ? (
         <>
-          <div role="status" className="mb-8 rounded-2xl border border-amber-400/40 bg-amber-500/10 p-4 text-center">
-            <p className="font-medium text-amber-100">
+          <div role="status" className="mb-8 rounded-2xl border border-warning/40 bg-warning/10 p-4 text-center">
+            <p className="font-medium text-warning-soft">
               <Trans>Failed to load vouches. Using sample data.</Trans>
             </p>
             <FallbackReason reason={state.reason} />
@@ -125,12 +125,12 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
         </>
       ) : null}
       {state.kind === "list" && state.reviews.length === 0 ? (
-        <p className="py-16 text-center text-slate-300">
+        <p className="py-16 text-center text-soft">
           <Trans>No vouches yet.</Trans>
         </p>
       ) : null}
       {summary ? (
-        <p className="mb-6 text-center text-slate-300">
+        <p className="mb-6 text-center text-soft">
           <Trans>
             Average {average} out of 5 from{" "}
             <Plural value={count} one="# verified purchase" other="# verified purchases" />

@@ -6,10 +6,10 @@ import { type Incident, type IncidentStatus, type IncidentSummary, incidentPath,
 import { INCIDENT_STATUS_NAMES } from "./status-messages";
 
 const STATUS_STYLES: Record<IncidentStatus, string> = {
-  investigating: "bg-rose-500/15 text-rose-200 ring-rose-400/40",
-  identified: "bg-amber-500/15 text-amber-200 ring-amber-400/40",
-  monitoring: "bg-sky-500/15 text-sky-200 ring-sky-400/40",
-  resolved: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40",
+  investigating: "bg-danger/15 text-danger-soft ring-danger/40",
+  identified: "bg-warning/15 text-warning-soft ring-warning/40",
+  monitoring: "bg-accent/15 text-accent-soft ring-accent/40",
+  resolved: "bg-success/15 text-success-soft ring-success/40",
 };
 
 export function IncidentStatusBadge({ status }: { status: IncidentStatus }) {
@@ -24,7 +24,7 @@ export function IncidentStatusBadge({ status }: { status: IncidentStatus }) {
 function Affects({ products }: { products: string[] }) {
   const affected = products.join(", ");
   return products.length > 0 ? (
-    <p className="mt-1 text-sm text-slate-300">
+    <p className="mt-1 text-sm text-soft">
       <Trans comment="The products an incident affects, by name">Affects: {affected}</Trans>
     </p>
   ) : null;
@@ -35,16 +35,16 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
   const { i18n } = useLingui();
   const operatorLang = operatorTextLang(useLocale().locale);
   return (
-    <ol className="space-y-4 border-s border-white/15 ps-4">
+    <ol className="space-y-4 border-s border-foreground/15 ps-4">
       {updates.map((update) => (
         <li key={`${update.at}-${update.status}`}>
-          <p className="text-sm font-semibold text-white">
+          <p className="text-sm font-semibold text-foreground">
             {i18n._(INCIDENT_STATUS_NAMES[update.status])}{" "}
-            <span className="font-normal text-slate-300">
+            <span className="font-normal text-soft">
               · <LocalTime iso={update.at} />
             </span>
           </p>
-          <p lang={operatorLang} dir="auto" className="mt-1 whitespace-pre-line text-slate-200">
+          <p lang={operatorLang} dir="auto" className="mt-1 whitespace-pre-line text-foreground">
             {update.body}
           </p>
         </li>
@@ -61,30 +61,30 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
   return (
     <section
       aria-labelledby="status-incidents"
-      className="mt-10 rounded-2xl border border-rose-400/40 bg-rose-500/10 p-5 sm:p-6"
+      className="mt-10 rounded-2xl border border-danger/40 bg-danger/10 p-5 sm:p-6"
     >
-      <h2 id="status-incidents" className="text-lg font-semibold text-white">
+      <h2 id="status-incidents" className="text-lg font-semibold text-foreground">
         <Trans>Active incidents</Trans>
       </h2>
       <ul className="mt-4 space-y-6">
         {incidents.map((incident) => (
           <li key={incident.id}>
-            <h3 className="flex flex-wrap items-center gap-2 font-semibold text-rose-100">
+            <h3 className="flex flex-wrap items-center gap-2 font-semibold text-danger-soft">
               <Link
                 to={path(incidentPath(incident.id))}
                 lang={operatorLang}
                 dir="auto"
-                className="underline decoration-rose-300/50 underline-offset-4 hover:decoration-rose-100"
+                className="underline decoration-danger-soft/50 underline-offset-4 hover:decoration-danger-soft"
               >
                 {incident.title}
               </Link>
               <IncidentStatusBadge status={incident.status} />
             </h3>
             <Affects products={incident.products} />
-            <p lang={operatorLang} dir="auto" className="mt-2 whitespace-pre-line text-slate-200">
+            <p lang={operatorLang} dir="auto" className="mt-2 whitespace-pre-line text-foreground">
               {incident.body}
             </p>
-            <p className="mt-1 text-xs text-slate-300">
+            <p className="mt-1 text-xs text-soft">
               <Trans comment="When an open incident started">
                 Since <LocalTime iso={incident.startedAt} />
               </Trans>
@@ -111,15 +111,15 @@ export function RecentIncidents({ incidents }: { incidents: IncidentSummary[] })
   const operatorLang = operatorTextLang(locale);
   return (
     <section aria-labelledby="status-past-incidents" className="mt-10">
-      <h2 id="status-past-incidents" className="text-xl font-semibold text-white">
+      <h2 id="status-past-incidents" className="text-xl font-semibold text-foreground">
         <Trans>Past incidents (14 days)</Trans>
       </h2>
       {incidents.length === 0 ? (
-        <p className="mt-4 rounded-2xl border border-white/10 bg-slate-900/60 px-5 py-4 text-slate-300">
+        <p className="mt-4 rounded-2xl border border-foreground/10 bg-surface/60 px-5 py-4 text-soft">
           <Trans>No incidents in the last 14 days.</Trans>
         </p>
       ) : (
-        <ul className="mt-4 divide-y divide-white/10 rounded-2xl border border-white/10 bg-slate-900/60">
+        <ul className="mt-4 divide-y divide-foreground/10 rounded-2xl border border-foreground/10 bg-surface/60">
           {incidents.map((incident) => {
             const { resolvedAt } = incident;
             const lasted = resolvedAt ? formatDuration(i18n, incident.startedAt, resolvedAt) : "";
@@ -129,13 +129,13 @@ export function RecentIncidents({ incidents }: { incidents: IncidentSummary[] })
                   to={path(incidentPath(incident.id))}
                   lang={operatorLang}
                   dir="auto"
-                  className="font-medium text-white underline decoration-white/30 underline-offset-4 hover:decoration-white"
+                  className="font-medium text-foreground underline decoration-foreground/30 underline-offset-4 hover:decoration-foreground"
                 >
                   {incident.title}
                 </Link>
                 <Affects products={incident.products} />
                 {resolvedAt ? (
-                  <p className="mt-1 text-xs text-slate-300">
+                  <p className="mt-1 text-xs text-soft">
                     <Trans comment="A past incident: when it was resolved and how long it lasted">
                       Resolved <LocalTime iso={resolvedAt} /> · lasted {lasted}
                     </Trans>

@@ -16,10 +16,10 @@ import { UptimeBars } from "./uptime-bars";
 const REFRESH_TOAST_MS = 3_000;
 
 const STATUS_STYLES: Record<DisplayStatus, { badge: string; dot: string }> = {
-  operational: { badge: "bg-emerald-500/15 text-emerald-200 ring-emerald-400/40", dot: "bg-emerald-400" },
-  maintenance: { badge: "bg-amber-500/15 text-amber-200 ring-amber-400/40", dot: "bg-amber-400" },
-  outage: { badge: "bg-rose-500/15 text-rose-200 ring-rose-400/40", dot: "bg-rose-400" },
-  unknown: { badge: "bg-slate-500/20 text-slate-200 ring-slate-400/40", dot: "bg-slate-400" },
+  operational: { badge: "bg-success/15 text-success-soft ring-success/40", dot: "bg-success" },
+  maintenance: { badge: "bg-warning/15 text-warning-soft ring-warning/40", dot: "bg-warning" },
+  outage: { badge: "bg-danger/15 text-danger-soft ring-danger/40", dot: "bg-danger" },
+  unknown: { badge: "bg-muted/20 text-foreground ring-muted/40", dot: "bg-muted" },
 };
 
 export function StatusBadge({ status }: { status: DisplayStatus }) {
@@ -48,9 +48,9 @@ async function fetchStatus(locale: AnyLocale): Promise<StatusSnapshot> {
 
 function SummaryCard({ label, value }: { label: string; value: string }) {
   return (
-    <div className="rounded-2xl border border-white/10 bg-slate-900/60 p-5">
-      <dt className="text-sm text-slate-300">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-white">{value}</dd>
+    <div className="rounded-2xl border border-foreground/10 bg-surface/60 p-5">
+      <dt className="text-sm text-soft">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold text-foreground">{value}</dd>
     </div>
   );
 }
@@ -95,7 +95,7 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
           <Trans>Contact Support</Trans>
         </button>
       </div>
-      <p className="mt-3 text-center text-sm text-slate-300" aria-live="polite">
+      <p className="mt-3 text-center text-sm text-soft" aria-live="polite">
         <Trans>
           Last Refreshed: <time dateTime={lastRefreshed}>{refreshedAt}</time>
         </Trans>
@@ -119,12 +119,12 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
       <ActiveIncidents incidents={snapshot.incidents} />
 
       <section aria-labelledby="status-services" className="mt-10">
-        <h2 id="status-services" className="text-xl font-semibold text-white">
+        <h2 id="status-services" className="text-xl font-semibold text-foreground">
           <Trans>Services</Trans>
         </h2>
-        <div className="mt-4 overflow-x-auto rounded-2xl border border-white/10 bg-slate-900/60">
+        <div className="mt-4 overflow-x-auto rounded-2xl border border-foreground/10 bg-surface/60">
           <table className="w-full text-start text-sm">
-            <thead className="border-b border-white/10 text-slate-300">
+            <thead className="border-b border-foreground/10 text-soft">
               <tr>
                 <th scope="col" className="px-3 py-3 font-medium sm:px-5">
                   <Trans>Product</Trans>
@@ -137,16 +137,16 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-white/10">
+            <tbody className="divide-y divide-foreground/10">
               {snapshot.entries.map((entry) => (
                 <tr key={entry.name}>
-                  <th scope="row" className="px-3 py-4 font-medium text-white sm:px-5">
+                  <th scope="row" className="px-3 py-4 font-medium text-foreground sm:px-5">
                     {entry.name}
                   </th>
                   <td className="px-3 py-4 sm:px-5">
                     <StatusBadge status={entry.status} />
                   </td>
-                  <td className="px-3 py-4 text-end tabular-nums sm:px-5 text-slate-200">
+                  <td className="px-3 py-4 text-end tabular-nums sm:px-5 text-foreground">
                     {entry.uptime === null ? t`No data` : percent(entry.uptime)}
                   </td>
                 </tr>
@@ -154,7 +154,7 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
             </tbody>
           </table>
           {snapshot.entries.length === 0 ? (
-            <p className="px-5 py-6 text-center text-slate-300">
+            <p className="px-5 py-6 text-center text-soft">
               <Trans>No services are listed yet.</Trans>
             </p>
           ) : null}
@@ -162,23 +162,23 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
       </section>
 
       <section aria-labelledby="status-history" className="mt-10">
-        <h2 id="status-history" className="text-xl font-semibold text-white">
+        <h2 id="status-history" className="text-xl font-semibold text-foreground">
           <Trans>Uptime, last 90 days</Trans>
         </h2>
-        <p className="mt-1 text-sm text-slate-300">
+        <p className="mt-1 text-sm text-soft">
           <Trans>Each bar is a day (UTC) in its worst status; grey is no data.</Trans>
         </p>
         <ul className="mt-4 space-y-6">
           {snapshot.entries.map((entry) => (
-            <li key={entry.name} className="rounded-2xl border border-white/10 bg-slate-900/60 p-4 sm:p-5">
+            <li key={entry.name} className="rounded-2xl border border-foreground/10 bg-surface/60 p-4 sm:p-5">
               <p className="flex items-baseline justify-between gap-3 text-sm">
-                <span className="font-medium text-white">{entry.name}</span>
-                <span className="tabular-nums text-slate-300">
+                <span className="font-medium text-foreground">{entry.name}</span>
+                <span className="tabular-nums text-soft">
                   {entry.uptime === null ? t`No data yet` : uptimeText(percent(entry.uptime))}
                 </span>
               </p>
               <UptimeBars entry={entry} historyStart={snapshot.historyStart} incidentTitles={snapshot.incidentTitles} />
-              <p aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-400">
+              <p aria-hidden="true" className="mt-1 flex justify-between text-xs text-muted">
                 <span className="max-sm:hidden">
                   <Trans>90 days ago</Trans>
                 </span>
@@ -197,22 +197,22 @@ export function StatusPage({ initial, loadedAt }: { initial: StatusSnapshot; loa
       <RecentIncidents incidents={snapshot.recentIncidents} />
 
       <section aria-labelledby="status-legend" className="mt-8">
-        <h2 id="status-legend" className="text-sm font-semibold text-slate-200">
+        <h2 id="status-legend" className="text-sm font-semibold text-foreground">
           <Trans>Legend</Trans>
         </h2>
-        <ul className="mt-3 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-300">
+        <ul className="mt-3 flex flex-wrap gap-x-6 gap-y-2 text-sm text-soft">
           {STATUS_LEGEND.map((item) => (
             <li key={item.status} className="flex items-center gap-2">
               <span aria-hidden="true" className={`size-3 rounded-full ${STATUS_STYLES[item.status].dot}`} />
-              <span className="font-medium text-slate-100">{i18n._(item.label)}</span>
+              <span className="font-medium text-foreground">{i18n._(item.label)}</span>
               <span>{i18n._(item.description)}</span>
             </li>
           ))}
         </ul>
-        <p className="mt-4 text-sm text-slate-300">
+        <p className="mt-4 text-sm text-soft">
           <a
             href="/status/feed.xml"
-            className="underline decoration-white/30 underline-offset-4 hover:decoration-white"
+            className="underline decoration-foreground/30 underline-offset-4 hover:decoration-foreground"
           >
             <Trans>Subscribe to incidents (Atom feed)</Trans>
           </a>

@@ -52,7 +52,7 @@ export function SupportChatLauncher() {
         onClick={() => (open ? closeChat() : openChat())}
         onPointerEnter={() => void loadPanel().catch(() => {})}
         onFocus={() => void loadPanel().catch(() => {})}
-        className="fixed end-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-sky-500 text-slate-950 shadow-lg shadow-sky-500/30 hover:bg-sky-400"
+        className="fixed end-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-accent text-on-accent shadow-lg shadow-accent/30 hover:bg-accent-hover"
       >
         <ChatBubbleIcon className="size-6" />
       </button>
@@ -62,7 +62,7 @@ export function SupportChatLauncher() {
             open ? (
               <p
                 role="status"
-                className="fixed end-4 bottom-20 z-50 rounded-lg bg-slate-800 px-4 py-3 text-slate-100 text-sm"
+                className="fixed end-4 bottom-20 z-50 rounded-lg bg-raised px-4 py-3 text-foreground text-sm"
               >
                 <Trans>Loading support chat…</Trans>
               </p>

@@ -29,9 +29,9 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
       aria-labelledby={titleId}
       tabIndex={-1}
       hidden={!open}
-      className="fixed end-4 bottom-20 z-50 flex h-[500px] max-h-[calc(100dvh-6rem)] w-80 flex-col overflow-hidden rounded-xl border border-slate-700 bg-slate-900 text-slate-100 shadow-2xl shadow-black/50 focus:outline-none sm:w-96"
+      className="fixed end-4 bottom-20 z-50 flex h-[500px] max-h-[calc(100dvh-6rem)] w-80 flex-col overflow-hidden rounded-xl border border-border-strong bg-surface text-foreground shadow-2xl shadow-shadow/50 focus:outline-none sm:w-96"
     >
-      <div className="flex items-center justify-between border-slate-700 border-b bg-slate-800 px-4 py-3">
+      <div className="flex items-center justify-between border-border-strong border-b bg-raised px-4 py-3">
         <h2 id={titleId} className="font-semibold text-base">
           <Trans>Support Chat</Trans>
         </h2>
@@ -39,7 +39,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
           type="button"
           onClick={onClose}
           aria-label={t`Close support chat`}
-          className="rounded-md p-1 text-slate-300 hover:bg-slate-700 hover:text-slate-100"
+          className="rounded-md p-1 text-soft hover:bg-border-strong hover:text-foreground"
         >
           <XMarkOutlineIcon className="size-5" />
         </button>
@@ -60,11 +60,11 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             <p
               // What the visitor typed reads in its own direction (English in an Arabic chat); our messages follow the page.
               dir={message.isUser ? "auto" : undefined}
-              className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${message.isUser ? "bg-sky-700 text-white" : "bg-slate-800 text-slate-100"}`}
+              className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${message.isUser ? "bg-accent-strong text-foreground" : "bg-raised text-foreground"}`}
             >
               {shownText(i18n, state, message)}
             </p>
-            <time dateTime={message.timestamp} className="mt-1 text-slate-300 text-xs">
+            <time dateTime={message.timestamp} className="mt-1 text-soft text-xs">
               {formatMessageTime(message.timestamp, tag)}
             </time>
           </li>
@@ -75,7 +75,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             <DropdownMenu.Root modal={false} dir={dir}>
               <DropdownMenu.Trigger
                 ref={refs.categoryTriggerRef}
-                className="inline-flex items-center gap-2 rounded-md border border-slate-600 bg-slate-800 px-3 py-2 text-sm hover:border-sky-400"
+                className="inline-flex items-center gap-2 rounded-md border border-border-strong bg-raised px-3 py-2 text-sm hover:border-accent-hover"
               >
                 <Trans>Select a category</Trans>
                 <ChevronDownOutlineIcon className="size-4" />
@@ -86,13 +86,13 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
                   sideOffset={4}
                   // Escape closes only the menu, not the whole chat panel.
                   onEscapeKeyDown={(event) => event.stopPropagation()}
-                  className="z-[60] min-w-48 rounded-md border border-slate-600 bg-slate-800 p-1 shadow-lg"
+                  className="z-[60] min-w-48 rounded-md border border-border-strong bg-raised p-1 shadow-lg"
                 >
                   {SUPPORT_CATEGORIES.map((category) => (
                     <DropdownMenu.Item
                       key={category}
                       onSelect={() => chat.chooseCategory(category)}
-                      className="cursor-pointer rounded px-3 py-2 text-slate-100 text-sm outline-none data-[highlighted]:bg-sky-700"
+                      className="cursor-pointer rounded px-3 py-2 text-foreground text-sm outline-none data-[highlighted]:bg-accent-strong"
                     >
                       {i18n._(CATEGORY_NAMES[category])}
                     </DropdownMenu.Item>
@@ -109,13 +109,13 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
       </div>
 
       {phase === "complete" ? (
-        <div className="flex gap-2 border-slate-700 border-t px-4 py-2">
+        <div className="flex gap-2 border-border-strong border-t px-4 py-2">
           {state.submission === "failed" ? (
             <button
               ref={refs.finishRef}
               type="button"
               onClick={chat.retrySending}
-              className="rounded-md bg-sky-500 px-3 py-1.5 font-semibold text-slate-950 text-sm hover:bg-sky-400"
+              className="rounded-md bg-accent px-3 py-1.5 font-semibold text-on-accent text-sm hover:bg-accent-hover"
             >
               <Trans>Retry sending</Trans>
             </button>
@@ -124,7 +124,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             ref={state.submission === "failed" ? undefined : refs.finishRef}
             type="button"
             onClick={chat.startOver}
-            className="rounded-md border border-slate-600 px-3 py-1.5 text-slate-100 text-sm hover:border-sky-400"
+            className="rounded-md border border-border-strong px-3 py-1.5 text-foreground text-sm hover:border-accent-hover"
           >
             <Trans>New request</Trans>
           </button>
@@ -132,7 +132,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
       ) : null}
 
       <form
-        className="mt-auto border-slate-700 border-t p-3"
+        className="mt-auto border-border-strong border-t p-3"
         onSubmit={(event) => {
           event.preventDefault();
           chat.send();
@@ -151,24 +151,24 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             disabled={!chat.typing}
             maxLength={MAX_ANSWER_LENGTH}
             rows={2}
-            className="min-h-10 flex-1 resize-none rounded-md border border-slate-600 bg-slate-950 px-3 py-2 text-slate-100 text-sm placeholder:text-slate-400 disabled:cursor-not-allowed disabled:opacity-60"
+            className="min-h-10 flex-1 resize-none rounded-md border border-border-strong bg-background px-3 py-2 text-foreground text-sm placeholder:text-muted disabled:cursor-not-allowed disabled:opacity-60"
           />
           <button
             type="submit"
             disabled={!chat.canSend}
             aria-label={t`Send message`}
-            className="flex size-10 items-center justify-center rounded-md bg-sky-500 text-slate-950 hover:bg-sky-400 disabled:cursor-not-allowed disabled:bg-slate-700 disabled:text-slate-300"
+            className="flex size-10 items-center justify-center rounded-md bg-accent text-on-accent hover:bg-accent-hover disabled:cursor-not-allowed disabled:bg-border-strong disabled:text-soft"
           >
             <SendIcon className="size-5 rtl:-scale-x-100" />
           </button>
         </div>
         {chat.showCounter ? (
-          <p id={counterId} className="mt-1 text-end text-slate-300 text-xs">
+          <p id={counterId} className="mt-1 text-end text-soft text-xs">
             <Plural value={max} one={`${typed}/# character`} other={`${typed}/# characters`} />
           </p>
         ) : null}
         {state.submission === "sending" ? (
-          <p role="status" className="mt-1 text-slate-300 text-xs">
+          <p role="status" className="mt-1 text-soft text-xs">
             <Trans>Sending your request…</Trans>
           </p>
         ) : null}
