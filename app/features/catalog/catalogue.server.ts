@@ -168,5 +168,10 @@ export async function liveStock(productId: number, variantId: number): Promise<n
 
 function shopApiOptions() {
   const env = getEnv();
-  return { apiBase: env.SHOP_API_BASE, shopId: env.SHOP_ID, apiKey: env.SHOP_API_KEY ?? "" };
+  return {
+    apiBase: env.SHOP_API_BASE,
+    shopId: env.SHOP_ID,
+    apiKey: env.SHOP_API_KEY ?? "",
+    imageDelivery: { deliveryUrl: env.SHOP_IMAGE_DELIVERY_URL, accountHash: env.SHOP_IMAGE_ACCOUNT_HASH },
+  };
 }
