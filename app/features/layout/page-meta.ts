@@ -13,7 +13,7 @@ export interface PageMetaInput {
    * "/de/faq" (`localizedPath`): the title's " | <brand>" is written the way that language writes it.
    */
   path: string;
-  /** Site-relative image for Open Graph and Twitter cards. */
+  /** Image for Open Graph and Twitter cards: site-relative, or absolute (a connected shop's own product image). */
   image?: string;
   /** Pages search engines should not list: a missing product, the purchase success page, the demo checkout. */
   noindex?: boolean;
@@ -47,11 +47,10 @@ export function pageMeta(
     { name: "twitter:title", content: fullTitle },
     { name: "twitter:description", content: description },
   ];
-  if (image)
-    tags.push(
-      { property: "og:image", content: `${publicUrl}${image}` },
-      { name: "twitter:image", content: `${publicUrl}${image}` },
-    );
+  if (image) {
+    const imageUrl = /^https?:\/\//.test(image) ? image : `${publicUrl}${image}`;
+    tags.push({ property: "og:image", content: imageUrl }, { name: "twitter:image", content: imageUrl });
+  }
   if (noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
 }
