@@ -90,5 +90,7 @@ describe("a shop product's images on the storefront", () => {
         snapshotOf([shopProduct(1, SHOP_IMAGES), shopProduct(2, [{ url: "https://cdn.example.com/three.png" }])]),
       ),
     ).toEqual(["https://imagedelivery.net", "https://cdn.example.com"]);
+    const hidden = { ...shopProduct(3, [{ url: "https://hidden.example.com/x.png" }]), visibility: "hidden" };
+    expect(shopImageOrigins(snapshotOf([hidden]))).toEqual([]);
   });
 });

@@ -41,11 +41,11 @@ function imagesFor(
   };
 }
 
-/** Every origin the snapshot's product images are served from (the page's CSP `img-src` names them). */
+/** Every origin the listed products' own images are served from (the page's CSP `img-src` names them). */
 export function shopImageOrigins(snapshot: Pick<ShopSnapshot, "products">): string[] {
   const origins = new Set<string>();
   for (const product of snapshot.products)
-    for (const image of product.images ?? []) {
+    for (const image of product.visibility === "public" ? (product.images ?? []) : []) {
       try {
         origins.add(new URL(image.url).origin);
       } catch {
