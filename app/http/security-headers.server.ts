@@ -60,7 +60,7 @@ export function inlineStyleHashes(): string[] {
  * Where images may come from: our own files and inline SVG, the given origins (the connected shop's product images),
  * and with vouch-page reviews any https: host, since a vouch page names its avatars' hosts only when it is read.
  */
-export function imageSources(env: Env, origins: readonly string[]): string[] {
+function imageSources(env: Env, origins: readonly string[]): string[] {
   return ["'self'", "data:", ...new Set(origins), ...(reviewsSource(env) === "vouch" ? ["https:"] : [])];
 }
 
