@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, ErrorResponse, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { I18nProvider } from "@lingui/react";
+import { productImageOrigins } from "~/features/catalog/catalogue.server";
 import { i18nFor } from "~/features/i18n/i18n.server";
 import { localeOfPath } from "~/features/i18n/locales";
 import { provideTranslators } from "~/features/i18n/translator";
@@ -46,7 +47,7 @@ export default function handleRequest(
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       responseHeaders.set(
         "Content-Security-Policy",
-        contentSecurityPolicy(getEnv(), [`'nonce-${nonce}'`], routeSecurity),
+        contentSecurityPolicy(getEnv(), [`'nonce-${nonce}'`], routeSecurity, productImageOrigins()),
       );
       responseHeaders.set("X-Frame-Options", frameOptions(routeSecurity));
       // A route's own `headers` export wins; otherwise its `handle.cache` decides.

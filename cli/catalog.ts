@@ -31,7 +31,12 @@ const CATALOG_OPTIONS = {
 function shopApi() {
   const env = getEnv();
   if (!env.SHOP_API_KEY) throw new Error("SHOP_API_KEY is not set: the shop's catalogue is read with its API key");
-  return createSellAuthCatalogue({ apiBase: env.SHOP_API_BASE, shopId: env.SHOP_ID, apiKey: env.SHOP_API_KEY });
+  return createSellAuthCatalogue({
+    apiBase: env.SHOP_API_BASE,
+    shopId: env.SHOP_ID,
+    apiKey: env.SHOP_API_KEY,
+    imageDelivery: { deliveryUrl: env.SHOP_IMAGE_DELIVERY_URL, accountHash: env.SHOP_IMAGE_ACCOUNT_HASH },
+  });
 }
 
 /** content/products.json read as the overlay of the shop's products, whichever source the shop runs on now. */

@@ -8,11 +8,12 @@ const directives = (csp: string) =>
 
 describe("Content-Security-Policy", () => {
   const demo = parseEnv({});
-  const sellauth = parseEnv({
+  const sellauthEnv = {
     CHECKOUT_PROVIDER: "sellauth",
     SHOP_CHECKOUT_ORIGIN: "https://checkout.example.com/pay/",
     PUBLIC_URL: "https://shop.example.com",
-  });
+  };
+  const sellauth = parseEnv(sellauthEnv);
 
   it("allows scripts only by nonce (strict-dynamic), never 'unsafe-inline' or 'unsafe-eval'", () => {
     const csp = directives(contentSecurityPolicy(demo, ["'nonce-abc'"]));
@@ -52,6 +53,24 @@ describe("Content-Security-Policy", () => {
     expect(() =>
       parseEnv({ CHECKOUT_PROVIDER: "sellauth", SHOP_CHECKOUT_ORIGIN: "https://shop.example.com, not a url" }),
     ).toThrow(/SHOP_CHECKOUT_ORIGIN/);
+  });
+
+  it("loads images only from our own files and inline data in demo mode, never from any https: host", () => {
+    expect(directives(contentSecurityPolicy(demo, [])).get("img-src")).toBe("'self' data:");
+  });
+
+  it("names exactly the connected shop's image origins in img-src, each once", () => {
+    const origins = ["https://imagedelivery.net", "https://static.mysellauth.com", "https://imagedelivery.net"];
+    expect(directives(contentSecurityPolicy(sellauth, [], {}, origins)).get("img-src")).toBe(
+      "'self' data: https://imagedelivery.net https://static.mysellauth.com",
+    );
+  });
+
+  it("allows https: images only while a vouch page, whose avatars may sit on any host, is the review source", () => {
+    const vouch = parseEnv({ REVIEWS_SOURCE_URL: "https://vouches.example.com/shop" });
+    expect(directives(contentSecurityPolicy(vouch, [])).get("img-src")).toBe("'self' data: https:");
+    const shopReviews = parseEnv({ ...sellauthEnv, REVIEWS_SOURCE: "shop", SHOP_API_KEY: "key" });
+    expect(directives(contentSecurityPolicy(shopReviews, [])).get("img-src")).toBe("'self' data:");
   });
 
   it("lets a route opt in to being framed by our own pages, and nothing wider", () => {

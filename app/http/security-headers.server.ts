@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import type { Env } from "~/platform/env.server";
+import { type Env, reviewsSource } from "~/platform/env.server";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
@@ -56,7 +56,20 @@ export function inlineStyleHashes(): string[] {
   return styleHashes;
 }
 
-export function contentSecurityPolicy(env: Env, scriptSources: string[], route: RouteSecurity = {}): string {
+/**
+ * Where images may come from: our own files and inline SVG, the given origins (the connected shop's product images),
+ * and with vouch-page reviews any https: host, since a vouch page names its avatars' hosts only when it is read.
+ */
+function imageSources(env: Env, origins: readonly string[]): string[] {
+  return ["'self'", "data:", ...new Set(origins), ...(reviewsSource(env) === "vouch" ? ["https:"] : [])];
+}
+
+export function contentSecurityPolicy(
+  env: Env,
+  scriptSources: string[],
+  route: RouteSecurity = {},
+  imageOrigins: readonly string[] = [],
+): string {
   const dev = env.NODE_ENV === "development";
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
@@ -70,7 +83,7 @@ export function contentSecurityPolicy(env: Env, scriptSources: string[], route: 
         ? ["'unsafe-inline'"]
         : [...scriptSources.filter((source) => source.startsWith("'nonce-")), ...inlineStyleHashes()]),
     ],
-    "img-src": ["'self'", "data:", "https:"],
+    "img-src": imageSources(env, imageOrigins),
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(dev ? ["ws:"] : [])],
     "media-src": ["'self'"],

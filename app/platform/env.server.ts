@@ -88,6 +88,12 @@ export const envSchema = z
     SHOP_CHECKOUT_ORIGIN: optionalUrlList,
     SHOP_API_KEY: optionalString,
     SHOP_WEBHOOK_SECRET: optionalString,
+    /** Where the shop's Cloudflare image ids are delivered from: `{url}/{account hash}/{id}/public` (docs/shop.md). */
+    SHOP_IMAGE_DELIVERY_URL: z.url({ message: "expected an absolute URL" }).default("https://imagedelivery.net"),
+    SHOP_IMAGE_ACCOUNT_HASH: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: "expected a Cloudflare Images account hash" })
+      .default("HL_Fwm__tlvUGLZF2p74xw"),
     ALTCHA_HMAC_KEY: optionalString,
     SUPPORT_WEBHOOK_URL: optionalUrl,
     REVIEWS_SOURCE_URL: optionalUrl,

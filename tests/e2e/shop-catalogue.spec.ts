@@ -1,5 +1,13 @@
-import { expect, type Page, test } from "@playwright/test";
-import { HIDDEN_PRODUCT_ID, MALFORMED_PRODUCT, SHOP_ONLY_PRODUCT_ID, updateVariant } from "../fakes/shop-catalogue";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import {
+  EMULATED_IMAGE_ACCOUNT_HASH,
+  emulatedImages,
+  HIDDEN_PRODUCT_ID,
+  MALFORMED_PRODUCT,
+  SHOP_ONLY_PRODUCT_ID,
+  setProductImages,
+  updateVariant,
+} from "../fakes/shop-catalogue";
 import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 
@@ -24,6 +32,7 @@ function shopEnv(shop: ShopEmulator): Record<string, string> {
     SHOP_API_KEY: shop.apiKey,
     SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
     SHOP_CHECKOUT_ORIGIN: shop.url,
+    SHOP_IMAGE_DELIVERY_URL: shop.imageDeliveryUrl,
   };
 }
 
@@ -33,6 +42,8 @@ async function readiness(app: AppServer) {
 }
 
 const productNames = (page: Page) => page.getByRole("main").getByRole("article").getByRole("heading");
+const loadedWidth = (image: Locator) =>
+  image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
 const duration = (page: Page, name: RegExp | string) => page.getByRole("radio", { name });
 
 test.describe("a connected shop's catalogue", () => {
@@ -77,6 +88,100 @@ test.describe("a connected shop's catalogue", () => {
     await expect(duration(page, "1 Month $9.50")).toBeChecked();
     await expect(duration(page, "Lifetime $49.00 Only 3 left")).toBeVisible();
     await expect(page.getByRole("img", { name: "Kestrel Relay" }).first()).toBeVisible();
+  });
+
+  test("a product's own images, in each shape the shop sends them, on its page, its card and its social image", async ({
+    page,
+  }) => {
+    const cspViolations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    const shapes = emulatedImages(shop.url);
+    const placeholder = "/images/products/shop-product.svg";
+    const cases = [
+      { shape: "images list", fields: shapes.list, gallery: ["shop-gallery-1", "shop-gallery-2"] },
+      { shape: "Cloudflare image id", fields: shapes.cloudflareId, gallery: ["cloudflare"] },
+      { shape: "image_url", fields: shapes.imageUrl, gallery: ["shop-image-url"] },
+      { shape: "malformed fields", fields: shapes.malformed, gallery: [] },
+    ];
+    const srcOf = (name: string) =>
+      name === "cloudflare"
+        ? `${shop.imageDeliveryUrl}/${EMULATED_IMAGE_ACCOUNT_HASH}/34231df0-a3ba-4e4a-c440-85269a308700/public`
+        : `${shop.url}/images/${name}.svg`;
+    const gallery = page.getByRole("region", { name: "Kestrel Relay images" });
+    const hero = gallery.getByRole("img", { name: "Kestrel Relay" });
+    try {
+      for (const { shape, fields, gallery: names } of cases) {
+        setProductImages(shop.catalogue, SHOP_ONLY_PRODUCT_ID, fields);
+        await shop.notifyCatalogue("NOTIFICATION.SHOP_PRODUCT_UPDATED", { product_id: SHOP_ONLY_PRODUCT_ID });
+        const first = names[0] ? srcOf(names[0]) : placeholder;
+        await expect
+          .poll(
+            async () => {
+              await page.goto(`${app.url}/product/${SHOP_ONLY_PRODUCT_ID}`);
+              return hero.getAttribute("src");
+            },
+            { timeout: 5_000, intervals: [250], message: shape },
+          )
+          .toBe(first);
+        // The hero is the page's LCP: sized, eager, fetched first, and its bytes came from the emulator.
+        await expect(hero).toHaveAttribute("width", "800");
+        await expect(hero).toHaveAttribute("height", "500");
+        await expect(hero).toHaveAttribute("loading", "eager");
+        await expect(hero).toHaveAttribute("fetchpriority", "high");
+        await expect.poll(() => loadedWidth(hero), { message: shape }).toBeGreaterThan(0);
+        const social = names[0] ? first : `http://localhost:${app.port}/images/products/shop-product-card.svg`;
+        await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", social);
+        const thumbnails = gallery.getByRole("button").locator("img");
+        if (names.length > 1) {
+          await expect(thumbnails).toHaveCount(names.length);
+          for (const [at, name] of names.entries()) {
+            await expect(thumbnails.nth(at)).toHaveAttribute("src", srcOf(name));
+            await expect(thumbnails.nth(at)).toHaveAttribute("loading", "lazy");
+            await expect(thumbnails.nth(at)).toHaveAttribute("width", "128");
+          }
+        }
+
+        await page.goto(`${app.url}/products`);
+        const cards = page.getByRole("main").getByRole("article");
+        // The first row's images are the catalogue's LCP candidates; the rest wait until they are scrolled to.
+        await expect(cards.first().getByRole("img")).toHaveAttribute("loading", "eager");
+        const card = cards.filter({ has: page.getByRole("heading", { name: "Kestrel Relay" }) }).getByRole("img");
+        await expect(card).toHaveAttribute("src", names[0] ? first : "/images/products/shop-product-card.svg");
+        await expect(card).toHaveAttribute("width", "400");
+        await expect(card).toHaveAttribute("height", "250");
+        await expect(card).toHaveAttribute("loading", "lazy");
+        await card.scrollIntoViewIfNeeded();
+        await expect.poll(() => loadedWidth(card), { message: shape }).toBeGreaterThan(0);
+      }
+      const response = await page.goto(`${app.url}/product/${SHOP_ONLY_PRODUCT_ID}`);
+      const imgSrc = /(?:^|;\s*)img-src ([^;]*)/.exec(response?.headers()["content-security-policy"] ?? "")?.[1];
+      expect(imgSrc).toBe(`'self' data: ${shop.url}`);
+      expect(cspViolations).toEqual([]);
+    } finally {
+      setProductImages(shop.catalogue, SHOP_ONLY_PRODUCT_ID, {});
+      await shop.notifyCatalogue("NOTIFICATION.SHOP_PRODUCT_UPDATED", { product_id: SHOP_ONLY_PRODUCT_ID });
+    }
+  });
+
+  test("the content's images win over the shop's own", async ({ page }) => {
+    // The emulator gives Studio a Cloudflare image id and Capture an images list; content/products.json gives both theirs.
+    for (const [id, slug] of [
+      [STUDIO, "studio"],
+      [446893, "capture"],
+    ] as const) {
+      await page.goto(`${app.url}/product/${id}`);
+      const hero = page
+        .getByRole("region", { name: /images$/ })
+        .getByRole("img")
+        .first();
+      await expect(hero).toHaveAttribute("src", `/images/products/${slug}-1.svg`);
+      await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+        "content",
+        `http://localhost:${app.port}/images/products/${slug}-card.svg`,
+      );
+    }
   });
 
   test("a price changed in the shop is on the product page within 5 s of its notification", async ({ page }) => {

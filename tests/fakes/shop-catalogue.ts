@@ -1,6 +1,7 @@
 // The catalogue side of the SellAuth emulator: products (Laravel pages of up to 100), groups, feedback with replies and
-// the shop's settings, as SellAuth's API documents them (prices as decimal strings, stock −1 for unlimited). Tests
-// change prices and stock, sell keys, hide products, and make the API slow, rate-limited or down.
+// the shop's settings, as SellAuth's API documents them (prices as decimal strings, stock −1 for unlimited), and product
+// images in each shape a product may carry them (docs/shop.md), served by the emulator itself. Tests change prices,
+// stock and images, sell keys, hide products, and make the API slow, rate-limited or down.
 import fs from "node:fs";
 import path from "node:path";
 import { priceCents } from "../../app/features/catalog/pricing.ts";
@@ -62,6 +63,36 @@ export const MALFORMED_PRODUCT = {
   ],
 } as const;
 
+/** The Cloudflare Images account hash the emulator's delivery path expects (SellAuth's, as its docs show it). */
+export const EMULATED_IMAGE_ACCOUNT_HASH = "HL_Fwm__tlvUGLZF2p74xw";
+/** Where the emulator delivers Cloudflare image ids: set SHOP_IMAGE_DELIVERY_URL to `{emulator url}{this}`. */
+export const EMULATED_IMAGE_DELIVERY_PATH = "/imagedelivery";
+
+/** A product's image fields, in the shapes SellAuth sends them; absent fields are left out. */
+export interface EmulatedImageFields {
+  images?: unknown;
+  image_url?: unknown;
+  cloudflare_image_id?: unknown;
+}
+
+/** The image fields in each shape, with URLs on `imageBase` (the emulator, which serves their bytes). */
+export function emulatedImages(imageBase: string) {
+  return {
+    /** The Images API's objects in a list: the whole gallery. An `image_url` beside it loses. */
+    list: {
+      images: [
+        { $id: 451, cloudflare_image_id: "gallery-1-id-loses", url: `${imageBase}/images/shop-gallery-1.svg` },
+        { $id: 452, url: `${imageBase}/images/shop-gallery-2.svg` },
+      ],
+      image_url: `${imageBase}/images/shop-image-url-loses.svg`,
+    },
+    imageUrl: { image_url: `${imageBase}/images/shop-image-url.svg` },
+    cloudflareId: { cloudflare_image_id: "34231df0-a3ba-4e4a-c440-85269a308700" },
+    /** Every field broken: the product keeps its place and shows the placeholder. */
+    malformed: { images: [{ url: "javascript:alert(1)" }, 42, { url: "/relative.png" }], image_url: "not a url" },
+  } satisfies Record<string, EmulatedImageFields>;
+}
+
 /** A product the content does not describe: its page is built from the shop's own data. */
 export const SHOP_ONLY_PRODUCT_ID = 447200;
 /** A product the shop does not list publicly: not in the catalogue, its page 404. */
@@ -94,8 +125,24 @@ function priceString(base: number, multiplier: number): string {
  * the content does not describe, one hidden product and one malformed product. `extra` more products follow (the
  * bench's 1,000-product shop).
  */
-export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknown[] {
+export function seedShopProducts({
+  extra = 0,
+  imageBase = "http://127.0.0.1:9",
+}: {
+  extra?: number;
+  imageBase?: string;
+} = {}): unknown[] {
   const demo = JSON.parse(fs.readFileSync(CONTENT_PRODUCTS, "utf8")) as ContentProduct[];
+  const images = emulatedImages(imageBase);
+  // The overlay gives every demo product images of its own, which win over these; the shop-only product has none.
+  const demoImages: EmulatedImageFields[] = [
+    images.imageUrl,
+    images.malformed,
+    images.list,
+    images.cloudflareId,
+    images.list,
+    images.imageUrl,
+  ];
   const products: unknown[] = demo.map((p, i) => ({
     id: p.id,
     name: p.name,
@@ -109,6 +156,7 @@ export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknow
     visibility: "public",
     products_sold: [120, 340, 80, 210, 260, 40][i % 6],
     stock_count: -1,
+    ...demoImages[i % demoImages.length],
     variants: p.durations.flatMap((d) =>
       d.variantId === null
         ? []
@@ -157,6 +205,7 @@ export function seedShopProducts({ extra = 0 }: { extra?: number } = {}): unknow
       visibility: "hidden",
       products_sold: 0,
       stock_count: -1,
+      ...images.list,
       variants: [
         { id: 699100, product_id: HIDDEN_PRODUCT_ID, name: "Lifetime", description: null, price: "1.00", stock: -1 },
       ],
@@ -253,9 +302,11 @@ export interface ShopCatalogueState {
   down: boolean;
 }
 
-export function createShopCatalogueState(options: { extraProducts?: number } = {}): ShopCatalogueState {
+export function createShopCatalogueState(
+  options: { extraProducts?: number; imageBase?: string } = {},
+): ShopCatalogueState {
   return {
-    products: seedShopProducts({ extra: options.extraProducts ?? 0 }),
+    products: seedShopProducts({ extra: options.extraProducts ?? 0, imageBase: options.imageBase }),
     groups: [
       { id: 1, name: "Utilities" },
       { id: 2, name: "Creator Tools" },
@@ -283,6 +334,24 @@ export function updateVariant(
   if (!variant) throw new Error(`the emulated shop has no variant ${variantId} of product ${productId}`);
   if (change.price !== undefined) variant.price = change.price;
   if (change.stock !== undefined) variant.stock = change.stock;
+}
+
+/** Replaces a product's image fields with `fields` (none: the product has no images). */
+export function setProductImages(state: ShopCatalogueState, productId: number, fields: EmulatedImageFields) {
+  const product = state.products.find((p) => (p as { id: number }).id === productId) as
+    | (EmulatedProduct & EmulatedImageFields)
+    | undefined;
+  if (!product) throw new Error(`the emulated shop has no product ${productId}`);
+  delete product.images;
+  delete product.image_url;
+  delete product.cloudflare_image_id;
+  Object.assign(product, fields);
+}
+
+/** The bytes of an emulated product image: an 800×500 SVG naming what it shows, so a test can tell images apart. */
+export function emulatedImageSvg(name: string): string {
+  const label = name.replace(/[^A-Za-z0-9 ._-]/g, "");
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500" viewBox="0 0 800 500"><rect width="800" height="500" fill="#0c4a6e"/><text x="400" y="260" fill="#e0f2fe" font-family="sans-serif" font-size="40" text-anchor="middle">${label}</text></svg>`;
 }
 
 /** A paid invoice takes its keys from stock; returns the products whose stock changed. */

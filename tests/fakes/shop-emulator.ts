@@ -1,7 +1,8 @@
 // A SellAuth-compatible hosted shop on 127.0.0.1: ALTCHA challenges, storefront and API checkouts, invoices,
 // hosted invoice pages (with a Pay button), a separate "gateway" origin whose page refuses to be framed, 429s with
 // Retry-After, shop notifications signed like SellAuth's (3 attempts, a fixed interval apart), and the catalogue API
-// (products, groups, feedback, settings: shop-catalogue.ts) whose stock a paid invoice takes from.
+// (products, groups, feedback, settings: shop-catalogue.ts) whose stock a paid invoice takes from, and the bytes of its
+// product images: by URL under /images/, and by Cloudflare image id under /imagedelivery/ (SHOP_IMAGE_DELIVERY_URL).
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +11,9 @@ import { deriveKey } from "altcha-lib/algorithms/sha";
 import {
   answerCatalogueRequest,
   createShopCatalogueState,
+  EMULATED_IMAGE_ACCOUNT_HASH,
+  EMULATED_IMAGE_DELIVERY_PATH,
+  emulatedImageSvg,
   type ShopCatalogueState,
   takeStock,
 } from "./shop-catalogue.ts";
@@ -64,6 +68,8 @@ export const SHOP_COUPONS: Readonly<Record<string, number>> = { SHOP15: 15 };
 export interface ShopEmulator {
   /** Base URL to configure as SHOP_API_BASE (and SHOP_CHECKOUT_ORIGIN: invoice pages are served here too). */
   url: string;
+  /** Where this shop delivers Cloudflare image ids: SHOP_IMAGE_DELIVERY_URL in tests. */
+  imageDeliveryUrl: string;
   /** The payment gateway's origin (another port): its pages answer X-Frame-Options DENY and frame-ancestors 'none'. */
   gatewayUrl: string;
   shopId: string;
@@ -166,7 +172,8 @@ export async function startShopEmulator(
   let notifyTarget: { url: string; secret: string } | undefined;
   let rateLimited = { count: 0, retryAfterSeconds: 0 };
   const retryIntervalMs = options.retryIntervalMs ?? 5_000;
-  const catalogue = createShopCatalogueState({ extraProducts: options.extraProducts });
+  // Seeded once the port is known: its product images are served from here.
+  let catalogue: ShopCatalogueState;
 
   async function postNotification(
     target: string,
@@ -289,6 +296,17 @@ export async function startShopEmulator(
       return;
     }
 
+    const image =
+      url.pathname.match(/^\/images\/([a-z0-9-]+)\.svg$/) ??
+      url.pathname.match(
+        new RegExp(`^${EMULATED_IMAGE_DELIVERY_PATH}/${EMULATED_IMAGE_ACCOUNT_HASH}/([A-Za-z0-9._-]+)/public$`),
+      );
+    if (req.method === "GET" && image) {
+      res.writeHead(200, { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=60" });
+      res.end(emulatedImageSvg(image[1] ?? ""));
+      return;
+    }
+
     const catalogueAnswer = req.method === "GET" ? answerCatalogueRequest(catalogue, shopId, url) : undefined;
     if (catalogueAnswer) {
       if (!authorized) return send(res, 401, { message: "Unauthenticated." });
@@ -365,6 +383,7 @@ export async function startShopEmulator(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  catalogue = createShopCatalogueState({ extraProducts: options.extraProducts, imageBase: base });
 
   // The payment gateway (Stripe and the like) lives on its own origin and refuses to be shown in anyone's frame.
   const gateway = http.createServer((req, res) => {
@@ -395,6 +414,7 @@ export async function startShopEmulator(
 
   return {
     url: base,
+    imageDeliveryUrl: `${base}${EMULATED_IMAGE_DELIVERY_PATH}`,
     gatewayUrl: gatewayBase,
     shopId,
     apiKey,

@@ -6,7 +6,7 @@ import { logger } from "~/platform/logger.server";
 import { recordCatalogueSyncedAt } from "~/platform/metrics.server";
 import type { Product } from "./catalog.content";
 import { type Catalogue, type CatalogueQuery, type CatalogueResult, createCatalogue } from "./catalogue-query.server";
-import { productsFromShop, type ShopSnapshot } from "./shop-catalogue.server";
+import { productsFromShop, type ShopSnapshot, shopImageOrigins } from "./shop-catalogue.server";
 import {
   type LoadedSnapshot,
   requestCatalogueSync,
@@ -70,6 +70,24 @@ export function isCatalogueReady(): boolean {
 /** What the last sync read from the shop (its feedback and settings too), or undefined before one. */
 export function currentShopSnapshot(): ShopSnapshot | undefined {
   return fromShop?.snapshot;
+}
+
+let imageSources: { version: number; origins: string[] } | undefined;
+
+/**
+ * The origins a page may load product images from besides our own: with a connected shop, its image delivery and
+ * every host its synced products' images name; nothing for content (its images are ours).
+ */
+export function productImageOrigins(): string[] {
+  if (!fromTheShop()) return [];
+  const delivery = new URL(getEnv().SHOP_IMAGE_DELIVERY_URL).origin;
+  if (!fromShop) return [delivery];
+  if (imageSources?.version !== fromShop.version)
+    imageSources = {
+      version: fromShop.version,
+      origins: [...new Set([delivery, ...shopImageOrigins(fromShop.snapshot)])],
+    };
+  return imageSources.origins;
 }
 
 /** Serves a snapshot: the shop's products with the content's overlay, indexed, swapped in whole. */
@@ -168,5 +186,10 @@ export async function liveStock(productId: number, variantId: number): Promise<n
 
 function shopApiOptions() {
   const env = getEnv();
-  return { apiBase: env.SHOP_API_BASE, shopId: env.SHOP_ID, apiKey: env.SHOP_API_KEY ?? "" };
+  return {
+    apiBase: env.SHOP_API_BASE,
+    shopId: env.SHOP_ID,
+    apiKey: env.SHOP_API_KEY ?? "",
+    imageDelivery: { deliveryUrl: env.SHOP_IMAGE_DELIVERY_URL, accountHash: env.SHOP_IMAGE_ACCOUNT_HASH },
+  };
 }

@@ -54,6 +54,7 @@ export function ProductGallery({ images, productName }: { images: readonly Image
           alt={current.alt}
           width={current.width}
           height={current.height}
+          loading="eager"
           fetchPriority={index === 0 ? "high" : "auto"}
           className={`aspect-[8/5] h-auto w-full object-cover ${picked ? "animate-page-in" : ""}`}
         />

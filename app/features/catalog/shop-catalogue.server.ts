@@ -14,9 +14,46 @@ export interface ShopSnapshot {
   skipped: SkippedProduct[];
 }
 
-/** Shown for a shop product whose overlay gives no images of its own. */
+/** Shown for a shop product when neither the overlay nor the shop gives images. */
 const SHOP_PRODUCT_IMAGE = { src: "/images/products/shop-product.svg", width: 800, height: 500 };
 const SHOP_PRODUCT_CARD = { src: "/images/products/shop-product-card.svg", width: 400, height: 250 };
+/** The shop sends no dimensions: its images take the frames' own (8:5, cropped to fit), so nothing shifts as they load. */
+const GALLERY_SIZE = { width: SHOP_PRODUCT_IMAGE.width, height: SHOP_PRODUCT_IMAGE.height };
+const CARD_SIZE = { width: SHOP_PRODUCT_CARD.width, height: SHOP_PRODUCT_CARD.height };
+
+/** A product's gallery and card image: the overlay's win, then the shop's own, then the neutral placeholder. */
+function imagesFor(
+  shop: ShopProduct,
+  extra: ProductOverlay | undefined,
+  name: string,
+): Pick<Product, "images" | "cardImage"> {
+  // Snapshots written before the shop's images were read have none.
+  const own = shop.images ?? [];
+  const first = own[0];
+  return {
+    images:
+      extra?.images ??
+      (own.length > 0
+        ? own.map((image) => ({ src: image.url, alt: name, ...GALLERY_SIZE }))
+        : [{ ...SHOP_PRODUCT_IMAGE, alt: name }]),
+    cardImage:
+      extra?.cardImage ?? (first ? { src: first.url, alt: name, ...CARD_SIZE } : { ...SHOP_PRODUCT_CARD, alt: name }),
+  };
+}
+
+/** Every origin the listed products' own images are served from (the page's CSP `img-src` names them). */
+export function shopImageOrigins(snapshot: Pick<ShopSnapshot, "products">): string[] {
+  const origins = new Set<string>();
+  for (const product of snapshot.products)
+    for (const image of product.visibility === "public" ? (product.images ?? []) : []) {
+      try {
+        origins.add(new URL(image.url).origin);
+      } catch {
+        // Read as a URL by the source already; a snapshot edited by hand is not trusted further.
+      }
+    }
+  return [...origins];
+}
 
 /** The shop's own description as the page may show it: a few formatting tags and safe links, nothing else. */
 export function sanitiseShopDescription(html: string): string {
@@ -81,7 +118,8 @@ function durationsOf(product: ShopProduct): Duration[] {
 
 /**
  * The storefront's products from a shop snapshot and the content overlay: the shop decides which products exist,
- * their variants, prices, stock and visibility; the overlay adds copy and images. Only public products are listed.
+ * their variants, prices, stock, visibility and images; the overlay adds copy, and its images replace the shop's. Only
+ * public products are listed.
  */
 export function productsFromShop(
   snapshot: ShopSnapshot,
@@ -120,8 +158,7 @@ export function productsFromShop(
       description: extra?.description ?? (text || name),
       ...(html ? { descriptionHtml: html } : {}),
       compatibility: extra?.compatibility ?? [],
-      images: extra?.images ?? [{ ...SHOP_PRODUCT_IMAGE, alt: name }],
-      cardImage: extra?.cardImage ?? { ...SHOP_PRODUCT_CARD, alt: name },
+      ...imagesFor(shop, extra, name),
       durations,
       maxQuantity: extra?.maxQuantity ?? 1,
       isFeatured: extra?.isFeatured ?? false,

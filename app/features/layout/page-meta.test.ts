@@ -21,6 +21,13 @@ describe("pageMeta", () => {
     ).toContainEqual({ title: "Acme Tools | Tools that last" });
   });
 
+  it("gives Open Graph and Twitter cards a connected shop's image URL as it is", () => {
+    const image = "https://imagedelivery.net/HL_Fwm__tlvUGLZF2p74xw/34231df0/public";
+    const tags = pageMeta(root, { title: "Relay", description: "d", path: "/product/2", image });
+    expect(tags).toContainEqual({ property: "og:image", content: image });
+    expect(tags).toContainEqual({ name: "twitter:image", content: image });
+  });
+
   it("gives Open Graph and Twitter cards an absolute image URL when the page has one", () => {
     const tags = pageMeta(root, { title: "Studio", description: "d", path: "/product/1", image: "/images/studio.svg" });
     expect(tags).toContainEqual({ property: "og:image", content: "https://shop.example/images/studio.svg" });

@@ -13,7 +13,7 @@ export interface PageMetaInput {
    * "/de/faq" (`localizedPath`): the title's " | <brand>" is written the way that language writes it.
    */
   path: string;
-  /** Site-relative image for Open Graph and Twitter cards. */
+  /** Image for Open Graph and Twitter cards: site-relative, or absolute (a connected shop's own product image). */
   image?: string;
   /** Pages search engines should not list: a missing product, the purchase success page, the demo checkout. */
   noindex?: boolean;
@@ -52,11 +52,11 @@ export function pageMeta(
   // A page without a picture of its own is shared with the shop's logo, when the theme has one.
   const logo = root?.layout.theme?.logo;
   const shared = image ?? logo?.src;
-  if (shared)
-    tags.push(
-      { property: "og:image", content: `${publicUrl}${shared}` },
-      { name: "twitter:image", content: `${publicUrl}${shared}` },
-    );
+  if (shared) {
+    // A connected shop's product images live on its image host: their address is already absolute.
+    const imageUrl = /^https?:\/\//.test(shared) ? shared : `${publicUrl}${shared}`;
+    tags.push({ property: "og:image", content: imageUrl }, { name: "twitter:image", content: imageUrl });
+  }
   if (!image && logo) tags.push({ property: "og:image:alt", content: logo.alt });
   if (noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;

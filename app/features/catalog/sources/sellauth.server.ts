@@ -26,7 +26,29 @@ export interface ShopProduct {
   groupId: number | null;
   sold: number;
   variants: ShopVariant[];
+  /** The shop's own product images, in its order; empty when it has none (or none could be read). */
+  images: ShopImage[];
 }
+
+export interface ShopImage {
+  /** Absolute http(s) URL the browser loads. */
+  url: string;
+}
+
+/** Where SellAuth's Cloudflare Images are delivered: `{deliveryUrl}/{accountHash}/{image id}/{variant}`. */
+export interface ShopImageDelivery {
+  deliveryUrl: string;
+  accountHash: string;
+}
+
+/** SellAuth's Cloudflare Images account and the one variant its docs show (docs/shop.md, "Product images"). */
+export const SELLAUTH_IMAGE_DELIVERY: ShopImageDelivery = {
+  deliveryUrl: "https://imagedelivery.net",
+  accountHash: "HL_Fwm__tlvUGLZF2p74xw",
+};
+const CLOUDFLARE_VARIANT = "public";
+/** More would only lengthen the gallery's thumbnail row. */
+const MAX_IMAGES = 10;
 
 export interface ShopGroup {
   id: number;
@@ -145,7 +167,10 @@ const productSchema = z
   .loose();
 
 /** One product of the shop's answer, read defensively: unknown fields ignored, a broken variant skips the product. */
-export function readShopProduct(raw: unknown): { product: ShopProduct } | { skipped: SkippedProduct } {
+export function readShopProduct(
+  raw: unknown,
+  delivery: ShopImageDelivery = SELLAUTH_IMAGE_DELIVERY,
+): { product: ShopProduct } | { skipped: SkippedProduct } {
   const rawId = (raw as { id?: unknown } | null)?.id;
   const fallbackId =
     typeof rawId === "number" ? rawId : typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : null;
@@ -182,8 +207,75 @@ export function readShopProduct(raw: unknown): { product: ShopProduct } | { skip
       groupId: p.group_id ?? null,
       sold: Math.max(0, p.products_sold ?? 0),
       variants,
+      images: readShopImages(raw, delivery),
     },
   };
+}
+
+/** An absolute http(s) URL without credentials; anything else (javascript:, data:, relative, junk) is not an image. */
+const imageUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  });
+/** Cloudflare Images ids are UUIDs or custom ids: path-safe characters only, so one can never leave its URL segment. */
+const cloudflareImageId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/)
+  .refine((id) => id !== "." && id !== "..");
+/** One entry of `images`: an object as the Images API shows it (`url`, `cloudflare_image_id`), or a bare URL. */
+const imageEntry = z.union([
+  imageUrl.transform((url) => ({ url, cloudflare_image_id: undefined })),
+  z
+    .object({
+      url: imageUrl.optional().catch(undefined),
+      cloudflare_image_id: cloudflareImageId.optional().catch(undefined),
+    })
+    .loose(),
+]);
+/** Each image field alone: a malformed one reads as absent and never costs the product its place. */
+const imageFields = z
+  .object({
+    images: z.array(z.unknown()).optional().catch(undefined),
+    image_url: imageUrl.optional().catch(undefined),
+    cloudflare_image_id: cloudflareImageId.optional().catch(undefined),
+  })
+  .loose()
+  .catch({ images: undefined, image_url: undefined, cloudflare_image_id: undefined });
+
+function deliveryUrlOf(id: string, delivery: ShopImageDelivery): string {
+  return `${delivery.deliveryUrl.replace(/\/+$/, "")}/${delivery.accountHash}/${id}/${CLOUDFLARE_VARIANT}`;
+}
+
+/**
+ * The product's images from whichever field the shop filled: the `images` list wins (it is the whole gallery, in the
+ * shop's order), then `image_url`, then `cloudflare_image_id`; inside one list entry its `url` wins over its id.
+ */
+export function readShopImages(raw: unknown, delivery: ShopImageDelivery = SELLAUTH_IMAGE_DELIVERY): ShopImage[] {
+  const fields = imageFields.parse(raw ?? {});
+  const fromList = (fields.images ?? []).flatMap((entry) => {
+    const read = imageEntry.safeParse(entry);
+    if (!read.success) return [];
+    const { url, cloudflare_image_id: id } = read.data;
+    return url ? [url] : id ? [deliveryUrlOf(id, delivery)] : [];
+  });
+  const urls =
+    fromList.length > 0
+      ? fromList
+      : fields.image_url
+        ? [fields.image_url]
+        : fields.cloudflare_image_id
+          ? [deliveryUrlOf(fields.cloudflare_image_id, delivery)]
+          : [];
+  return [...new Set(urls)].slice(0, MAX_IMAGES).map((url) => ({ url }));
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -235,6 +327,8 @@ export interface SellAuthCatalogueOptions {
   apiBase: string;
   shopId: string;
   apiKey: string;
+  /** Where image ids are delivered from (tests point it at the emulator). */
+  imageDelivery?: ShopImageDelivery;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -248,6 +342,7 @@ export function createSellAuthCatalogue({
   apiBase,
   shopId,
   apiKey,
+  imageDelivery = SELLAUTH_IMAGE_DELIVERY,
   timeoutMs = 10_000,
   signal,
 }: SellAuthCatalogueOptions) {
@@ -315,7 +410,7 @@ export function createSellAuthCatalogue({
       const products: ShopProduct[] = [];
       const skipped: SkippedProduct[] = [];
       for (const raw of await allPages("/products")) {
-        const read = readShopProduct(raw);
+        const read = readShopProduct(raw, imageDelivery);
         if ("product" in read) products.push(read.product);
         else skipped.push(read.skipped);
       }
@@ -325,7 +420,7 @@ export function createSellAuthCatalogue({
     /** One product, or null when the shop no longer has it. */
     async product(productId: number): Promise<{ product: ShopProduct } | { skipped: SkippedProduct } | null> {
       try {
-        return readShopProduct(await get(`/products/${productId}`));
+        return readShopProduct(await get(`/products/${productId}`), imageDelivery);
       } catch (error) {
         if (error instanceof ShopApiError && error.status === 404) return null;
         throw error;
