@@ -9,11 +9,15 @@ import {
   listMail,
 } from "~/features/mail/mail-outbox.server";
 import { deliverDueMail, type MailWorkerOptions, startMailWorker } from "~/features/mail/mail-worker.server";
+import { mailDeliveryState, queueMail, startMailDelivery } from "~/features/mail/mail.server";
 import { createSmtpSender, type SmtpSender } from "~/features/mail/smtp.server";
+import { closeDatabase, getDb, initDatabase } from "~/platform/db.server";
+import { parseEnv, resetEnvForTests } from "~/platform/env.server";
 import { hashIdentityForLog } from "~/platform/log-identity.server";
-import { createLogger } from "~/platform/logger.server";
+import { configureLogger, createLogger } from "~/platform/logger.server";
 import { mailFailed, mailQueued, mailRetries, mailSent } from "~/platform/metrics.server";
 import { type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
+import { makeDataDir } from "../support/app-server";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
 
 const dialects = await testDialects();
@@ -371,5 +375,55 @@ describe.each(dialects)("mail outbox on %s", (dialect) => {
     await deliverDueMail(options({ now: () => new Date(start.getTime() + 60_000) }));
     const after = await read();
     expect(after.map((value, i) => value - (before[i] ?? 0))).toEqual([2, 1, 1, 1, 1]);
+  });
+});
+
+describe("the running app's mail (queueMail, startMailDelivery)", () => {
+  let receiver: SmtpReceiver;
+  const useEnv = (env: Record<string, string>) => {
+    resetEnvForTests(parseEnv({ DATA_DIR: makeDataDir("kestrel-mail-"), LOG_LEVEL: "silent", ...env }));
+    configureLogger();
+  };
+  beforeAll(async () => {
+    receiver = await startSmtpReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+  afterEach(async () => {
+    await closeDatabase();
+    resetEnvForTests(undefined);
+  });
+
+  it("sends what a feature queues through SMTP_URL and tells the feature it was sent", async () => {
+    useEnv({ SMTP_URL: receiver.url, MAIL_FROM: FROM });
+    await initDatabase(async () => {});
+    const stop = startMailDelivery();
+    try {
+      const queued = await queueMail(signInCode, { sendBy: new Date(Date.now() + 60_000) });
+      expect(queued).toMatchObject({ kind: "sign-in-code", status: "pending", attempts: 0 });
+      await vi.waitFor(async () => expect((await mailDeliveryState(queued.id))?.status).toBe("sent"), {
+        timeout: 5_000,
+      });
+      expect(receiver.received.map((m) => [m.mailFrom, m.rcptTo, m.subject])).toEqual([
+        ["shop@example.com", [BUYER], signInCode.subject],
+      ]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("keeps what a feature queues in the database when SMTP_URL is not set", async () => {
+    useEnv({});
+    await initDatabase(async () => {});
+    const stop = startMailDelivery();
+    try {
+      const queued = await queueMail(signInCode);
+      expect(queued.status).toBe("kept");
+      expect(await mailDeliveryState(queued.id)).toMatchObject({ status: "kept" });
+      expect((await listKeptMail(getDb().db, { to: BUYER })).map((m) => m.id)).toEqual([queued.id]);
+    } finally {
+      await stop();
+    }
   });
 });
