@@ -16,7 +16,7 @@ export const DB_USAGE = `Usage:
 Moves a shop's data between databases (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) as JSON Lines, one row
 per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows and their
 recorded history, incidents with their updates and the reviews cache are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
-catalogue) is not.
+catalogue) and the mail outbox (codes and links that expire) are not.
 "import" keeps ids and runs in one transaction into an empty database; --replace deletes what the target holds first.
 "backup" writes an online copy of the SQLite database (VACUUM INTO); on PostgreSQL use pg_dump.`;
 
@@ -35,7 +35,8 @@ export const SHOP_DATA_TABLES = {
 
 /**
  * Tables of short-lived state a running shop rebuilds (spent captchas, chat channel pauses, the shop catalogue it
- * syncs again at boot, pending resyncs, leases, what the probes saw lately): never moved.
+ * syncs again at boot, pending resyncs, leases, what the probes saw lately), and the mail outbox (sign-in codes and
+ * links that expire, which an export file must not carry): never moved.
  */
 export const TRANSIENT_TABLES: readonly string[] = [
   "captcha_used",
@@ -44,6 +45,7 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "catalogue_sync_requests",
   "leases",
   "status_probes",
+  "mail_outbox",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

@@ -1,6 +1,7 @@
 import { runCatalogCli } from "./catalog";
 import { runDbCli } from "./db";
 import { runIncidentsCli } from "./incidents";
+import { runMailCli } from "./mail";
 import { runOrdersCli } from "./orders";
 import { runStatusCli } from "./status";
 import { runSupportCli } from "./support";
@@ -10,6 +11,10 @@ const commands: Record<string, { summary: string; run: (argv: string[]) => Promi
   status: { summary: "list or set product status rows on /status", run: runStatusCli },
   incidents: { summary: "list, add or resolve incidents shown on /status", run: runIncidentsCli },
   support: { summary: "list, show or retry support chat requests and their delivery", run: runSupportCli },
+  mail: {
+    summary: "list the mail outbox: kept mail (no SMTP_URL) and mail sent, with its text by --id",
+    run: runMailCli,
+  },
   orders: { summary: "list or show checkout orders and the shop notifications that changed them", run: runOrdersCli },
   catalog: {
     summary: "the connected shop's catalogue: last sync, a starter content overlay, overlay entries the shop dropped",

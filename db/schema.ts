@@ -130,6 +130,34 @@ export interface SupportRequestsTable {
   claimed_until: string | null;
 }
 
+export type MailStatus = "pending" | "sent" | "failed" | "expired" | "kept";
+
+/** The mail outbox: a mail is kept until the SMTP server accepted it (`sent`), refused it or its time ran out. */
+export interface MailOutboxTable {
+  id: string;
+  /** What the mail is for (`sign-in-code`, `support-reply`): for the operator's list and the logs, never its text. */
+  kind: string;
+  from_address: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  /** The Message-ID header, the same on every attempt, so a mail re-sent after a crash can be recognised. */
+  message_id: string;
+  status: MailStatus;
+  created_at: string;
+  /** After this the mail is given up as `expired` instead of sent late (a sign-in code nobody waits for any more). */
+  send_by: string | null;
+  attempts: number;
+  next_attempt_at: string;
+  first_failed_at: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  /** Which worker holds the mail and until when; an expired claim is free again (crash recovery). */
+  claimed_by: string | null;
+  claimed_until: string | null;
+}
+
 /** A chat channel paused by its 429 (`channel` is a digest of the webhook URL, never the URL itself). */
 export interface ChannelPausesTable {
   channel: string;
@@ -171,6 +199,7 @@ export interface Database {
   shop_notifications: ShopNotificationsTable;
   support_requests: SupportRequestsTable;
   channel_pauses: ChannelPausesTable;
+  mail_outbox: MailOutboxTable;
   catalogue_snapshots: CatalogueSnapshotsTable;
   catalogue_sync_requests: CatalogueSyncRequestsTable;
   leases: LeasesTable;

@@ -10,6 +10,7 @@ import {
 } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { LOCALE_CODES } from "~/features/i18n/locales";
+import { startMailDelivery } from "~/features/mail/mail.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
@@ -49,11 +50,12 @@ export async function boot(): Promise<Env> {
   // The catalogue's search index is built before the first request, not by it.
   getCatalogue();
   await initDatabase((db) => seedStatusEntries(db, content.status, { history: content.statusHistory }));
-  // Background work (outbox delivery, reviews refresh, the shop's catalogue) registers here with onShutdown(stop).
+  // Background work (outbox delivery, mail, reviews refresh, the shop's catalogue) registers here with onShutdown(stop).
   const stopCatalogueSync = startCatalogueSync();
   if (stopCatalogueSync) onShutdown(stopCatalogueSync);
   onShutdown(startReviewsRefresher());
   onShutdown(startSupportDelivery());
+  onShutdown(startMailDelivery());
   const stopStatusMonitor = startStatusMonitor();
   if (stopStatusMonitor) onShutdown(stopStatusMonitor);
   return env;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv, parseTrustProxy, SECRET_ENV_NAMES } from "./env.server";
+import { EnvError, parseEnv, parseMailbox, parseTrustProxy, SECRET_ENV_NAMES } from "./env.server";
 
 function configError(source: Record<string, string>): string {
   try {
@@ -76,6 +76,8 @@ describe("configuration", () => {
   it.each([
     ["REDIS_URL", "http://user:s3cret-value@cache:6379"],
     ["SUPPORT_WEBHOOK_URL", "s3cret-value"],
+    ["SMTP_URL", "http://user:s3cret-value@mail.example.com:587"],
+    ["SMTP_URL", "smtp:user:s3cret-value"],
   ])("never echoes the value of the secret %s", (name, value) => {
     expect(SECRET_ENV_NAMES).toContain(name);
     const message = configError({ [name]: value });
@@ -130,4 +132,54 @@ describe("configuration", () => {
     );
     expect(configError({ METRICS_PORT: "0" })).toMatch(/^Invalid configuration: METRICS_PORT: /);
   });
+
+  it("keeps mail in the database when SMTP_URL is not set, and needs no MAIL_FROM then", () => {
+    expect(parseEnv({ SMTP_URL: "", MAIL_FROM: "" })).toMatchObject({ SMTP_URL: undefined, MAIL_FROM: undefined });
+  });
+
+  it.each([
+    "smtp://user:pass@mail.example.com:587",
+    "smtps://user:p%40ss@mail.example.com:465",
+    "smtp://127.0.0.1:2525",
+  ])("takes SMTP_URL=%s with a MAIL_FROM", (url) => {
+    const env = parseEnv({ SMTP_URL: url, MAIL_FROM: "Kestrel Software <shop@example.com>" });
+    expect(env.SMTP_URL).toBe(url);
+    expect(env.MAIL_FROM).toBe("Kestrel Software <shop@example.com>");
+  });
+
+  it.each(["http://mail.example.com", "smtp://", "mail.example.com:587"])(
+    "stops at a malformed SMTP_URL=%j in one line, without echoing it",
+    (url) => {
+      const message = configError({ SMTP_URL: url, MAIL_FROM: "shop@example.com" });
+      expect(message).toBe(
+        "Invalid configuration: SMTP_URL: expected smtp://user:pass@host:587 or smtps://user:pass@host:465",
+      );
+    },
+  );
+
+  it("asks for MAIL_FROM when SMTP_URL is set", () => {
+    expect(configError({ SMTP_URL: "smtp://mail.example.com:587" })).toBe(
+      "Invalid configuration: MAIL_FROM: required when SMTP_URL is set, e.g. Kestrel Software <shop@example.com>",
+    );
+  });
+
+  it.each([
+    ["shop@example.com", { address: "shop@example.com" }],
+    ["Kestrel Software <shop@example.com>", { name: "Kestrel Software", address: "shop@example.com" }],
+    ['"Kestrel, Inc." <shop@example.com>', { name: "Kestrel, Inc.", address: "shop@example.com" }],
+    ["<shop@example.com>", { address: "shop@example.com" }],
+  ])("reads MAIL_FROM=%j", (value, mailbox) => {
+    expect(parseMailbox(value)).toEqual(mailbox);
+    expect(parseEnv({ MAIL_FROM: value }).MAIL_FROM).toBe(value);
+  });
+
+  it.each(["shop", "shop@", "Kestrel Software", "Kestrel <shop@example.com", "a@example.com, b@example.com"])(
+    "stops at a malformed MAIL_FROM=%j in one line naming it",
+    (value) => {
+      expect(parseMailbox(value)).toBeUndefined();
+      expect(configError({ MAIL_FROM: value })).toBe(
+        `Invalid configuration: MAIL_FROM: expected an address like shop@example.com or Kestrel Software <shop@example.com> (got ${JSON.stringify(value)})`,
+      );
+    },
+  );
 });

@@ -17,6 +17,27 @@ const optionalUrlList = z.preprocess(
 );
 const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
 
+/** smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465 (TLS from the start). */
+export function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+const MAILBOX = /^(?:"?([^"<>\r\n]*?)"?\s*<([^<>\s]+)>|([^<>\s"]+))$/;
+
+/** A sender as mail headers write it: `shop@example.com` or `Kestrel Software <shop@example.com>`. */
+export function parseMailbox(value: string): { name?: string; address: string } | undefined {
+  const match = MAILBOX.exec(value.trim());
+  const address = match?.[2] ?? match?.[3];
+  if (!address || !z.email().safeParse(address).success) return undefined;
+  const name = match?.[1]?.trim();
+  return name ? { name, address } : { address };
+}
+
 /** The proxies whose X-Forwarded-For is believed when the server is reached on a private or local address. */
 export const DEFAULT_TRUST_PROXY = "loopback, linklocal, uniquelocal";
 const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -120,11 +141,32 @@ export const envSchema = z
       .number({ message: "expected a number of seconds" })
       .min(0, { message: "expected 0 or more seconds" })
       .default(600),
+    /** Secret (it carries the SMTP password): empty keeps every mail in the database (`npm run cli -- mail list`). */
+    SMTP_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .refine(isSmtpUrl, { message: "expected smtp://user:pass@host:587 or smtps://user:pass@host:465" })
+        .optional(),
+    ),
+    MAIL_FROM: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .refine((value) => parseMailbox(value) !== undefined, {
+          message: "expected an address like shop@example.com or Kestrel Software <shop@example.com>",
+        })
+        .optional(),
+    ),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .refine((env) => env.CATALOG_SOURCE !== "sellauth" || env.SHOP_API_KEY !== undefined, {
     message: "sellauth reads the shop's catalogue with its API: set SHOP_API_KEY too",
     path: ["CATALOG_SOURCE"],
+  })
+  .refine((env) => env.SMTP_URL === undefined || env.MAIL_FROM !== undefined, {
+    message: "required when SMTP_URL is set, e.g. Kestrel Software <shop@example.com>",
+    path: ["MAIL_FROM"],
   })
   .refine((env) => env.REVIEWS_SOURCE !== "shop" || env.SHOP_API_KEY !== undefined, {
     message: "shop reads the shop's feedback with its API: set SHOP_API_KEY too",
@@ -153,6 +195,7 @@ export const SECRET_ENV_NAMES = [
   "SHOP_API_KEY",
   "SHOP_WEBHOOK_SECRET",
   "SUPPORT_WEBHOOK_URL",
+  "SMTP_URL",
   "ALTCHA_HMAC_KEY",
   "DATABASE_URL",
   "REDIS_URL",

@@ -46,6 +46,32 @@ export const supportChannelPauses = new Counter({
   registers: [metricsRegistry],
 });
 
+export const mailQueued = new Counter({
+  name: "kestrel_mail_queued_total",
+  help: "Mails accepted into the outbox, by mode (smtp: to be sent through SMTP_URL; kept: no SMTP_URL, kept in the database)",
+  labelNames: ["mode"] as const,
+  registers: [metricsRegistry],
+});
+
+export const mailSent = new Counter({
+  name: "kestrel_mail_sent_total",
+  help: "Mails the SMTP server accepted",
+  registers: [metricsRegistry],
+});
+
+export const mailRetries = new Counter({
+  name: "kestrel_mail_retries_total",
+  help: "Send attempts that will be tried again later (SMTP server unreachable, timed out, or answering 4xx)",
+  registers: [metricsRegistry],
+});
+
+export const mailFailed = new Counter({
+  name: "kestrel_mail_failed_total",
+  help: "Mails given up, by reason (rejected: a permanent 5xx; expired: not sent by its send-by time; gave_up: failing for 24 h)",
+  labelNames: ["reason"] as const,
+  registers: [metricsRegistry],
+});
+
 export const checkoutOutcomes = new Counter({
   name: "kestrel_checkout_outcomes_total",
   help: "Checkout requests, by outcome (created, refused: the shop said no, invalid: bad input, error: shop unreachable)",

@@ -58,6 +58,26 @@ describe("migrations", () => {
       "title",
     ]);
     expect(schema.status_changes).toEqual(["changed_at", "id", "name", "source", "status"]);
+    expect(schema.mail_outbox).toEqual([
+      "attempts",
+      "claimed_by",
+      "claimed_until",
+      "created_at",
+      "first_failed_at",
+      "from_address",
+      "html_body",
+      "id",
+      "kind",
+      "last_error",
+      "message_id",
+      "next_attempt_at",
+      "send_by",
+      "sent_at",
+      "status",
+      "subject",
+      "text_body",
+      "to_address",
+    ]);
   });
 
   it("produces the same tables and columns on PostgreSQL as on SQLite", async (ctx) => {
