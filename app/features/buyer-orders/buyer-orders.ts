@@ -1,0 +1,36 @@
+// What a signed-in buyer sees of their orders at /orders (issue 29): our own types, whichever shop they come from.
+
+/** An order's state in plain words; `unknown` keeps the shop's own spelling for a status it does not document. */
+export type BuyerOrderStatus =
+  | { kind: "paid" | "waiting" | "partly-delivered" | "refunded" | "cancelled" | "expired" | "pending" }
+  | { kind: "unknown"; shopSpelling: string };
+
+/** One thing the shop delivered for a completed order. */
+export interface DeliveredItem {
+  kind: "key" | "serial" | "link";
+  value: string;
+  /** What the item is for, when the shop says (e.g. the product it belongs to). */
+  label?: string;
+}
+
+export interface BuyerOrder {
+  /** The order number the buyer knows (the shop's invoice id, or the demo order's id). */
+  id: string;
+  /** ISO 8601. */
+  createdAt: string;
+  items: Array<{ productName: string; durationLabel: string | null; quantity: number }>;
+  /** The amount as charged, a decimal string ("299.93"), in `currency` (ISO 4217). */
+  amount: string;
+  currency: string;
+  status: BuyerOrderStatus;
+  /** The shop's own invoice page, when it has one. */
+  invoiceUrl: string | null;
+  /** Empty unless the order is complete; never anything for a refunded order. Secrets: no cache, log or metric. */
+  delivered: DeliveredItem[];
+}
+
+/** Where a buyer's orders come from: the connected shop's invoices, or the demo checkout's own records. */
+export interface BuyerOrderSource {
+  /** Every order of this (already proven, lower-cased) address, newest first. */
+  ordersOf(email: string): Promise<BuyerOrder[]>;
+}
