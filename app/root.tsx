@@ -26,7 +26,7 @@ import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeInfo, localeOfPath } from "~/features/i18n/locales";
 import { translatorFor } from "~/features/i18n/translator";
 import { useLocale } from "~/features/i18n/use-locale";
-import { type LayoutData, toLayoutData } from "~/features/layout/layout";
+import { BARE_PAGE_HEADING_ID, type LayoutData, toLayoutData } from "~/features/layout/layout";
 import { InlineStylesheet } from "~/features/layout/inline-stylesheet";
 import { JsonLd } from "~/features/layout/json-ld";
 import { useLeavingPage, useSmoothHashLinks, waitBeforeLeavingPage } from "~/features/layout/page-transition";
@@ -81,6 +81,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <InlineStylesheet />
         <Meta />
         {/* Written here, not as `links`: <Links> gives every link the CSP nonce, 24 bytes no icon needs. */}
+        {theme?.font && (
+          <link rel="preload" href={theme.font.href} as="font" type={theme.font.type} crossOrigin="anonymous" />
+        )}
         {theme?.logo ? (
           <link rel="icon" href={theme.logo.src} type={theme.logo.type} />
         ) : (
@@ -148,7 +151,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const bare = useMatches().some((m) => (m.handle as { layout?: string } | undefined)?.layout === "bare");
   if (bare) {
     return (
-      <main id="main">
+      // Named by the page's heading, so inside the checkout frame it is not a second unnamed main beside the page's own.
+      <main id="main" aria-labelledby={BARE_PAGE_HEADING_ID}>
         <Outlet />
       </main>
     );

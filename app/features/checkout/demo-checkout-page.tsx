@@ -1,3 +1,4 @@
+import { BARE_PAGE_HEADING_ID } from "~/features/layout/layout";
 import { Select, Trans } from "@lingui/react/macro";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { DemoCheckoutView } from "./demo-checkout.server";
@@ -15,7 +16,7 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
       <p className="text-sm font-semibold tracking-wide text-link uppercase">
         <Trans>Demo checkout</Trans>
       </p>
-      <h1 className="mt-1 text-2xl font-bold text-foreground">
+      <h1 id={BARE_PAGE_HEADING_ID} className="mt-1 text-2xl font-bold text-foreground">
         <Trans>Complete your purchase</Trans>
       </h1>
       <p className="mt-2 text-sm text-soft">

@@ -8,7 +8,8 @@ function PointList({ points, hidden, dir }: { points: Site["sellingPoints"]; hid
     <ul
       aria-hidden={hidden || undefined}
       dir={dir}
-      className={`flex shrink-0 ${hidden ? "motion-reduce:hidden" : "motion-reduce:flex-wrap motion-reduce:justify-center"}`}
+      // Standing still, the one visible list wraps within the screen instead of running on in one row off its edge.
+      className={`flex shrink-0 ${hidden ? "motion-reduce:hidden" : "motion-reduce:w-full motion-reduce:shrink motion-reduce:flex-wrap motion-reduce:justify-center motion-reduce:gap-y-4"}`}
     >
       {points.map((point) => (
         <li key={point.title} className="pe-4">

@@ -30,3 +30,6 @@ export function toLayoutData(site: Site, publicUrl: string, theme: BrandData, no
     theme,
   };
 }
+
+/** The id a bare page (one without the site's chrome, e.g. the demo checkout) gives its heading: it names its main. */
+export const BARE_PAGE_HEADING_ID = "page-heading";

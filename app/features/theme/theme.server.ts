@@ -9,6 +9,8 @@ export interface BrandData {
   /** `<meta name="theme-color">`: the theme's background. */
   themeColor: string;
   logo?: { src: string; alt: string; width: number; height: number; type: string };
+  /** The theme font's first file, preloaded so it is there by the first paint. */
+  font?: { href: string; type: string };
 }
 
 interface ShopTheme {
@@ -38,11 +40,14 @@ export function readShopTheme(theme: Theme, dir: string): ShopTheme {
       height: theme.logo.height,
       type: assets.get(logoUrl)?.contentType ?? "image/svg+xml",
     };
+  const firstFontFile = theme.font?.files[0];
+  const fontUrl = firstFontFile ? urls[firstFontFile.src] : undefined;
+  const font = fontUrl ? { href: fontUrl, type: assets.get(fontUrl)?.contentType ?? "font/woff2" } : undefined;
   return {
     theme,
     urls,
     assets,
     css: themeStylesheet(theme, urls),
-    brand: { themeColor: toHex(theme.colors.background), ...(logo ? { logo } : {}) },
+    brand: { themeColor: toHex(theme.colors.background), ...(logo ? { logo } : {}), ...(font ? { font } : {}) },
   };
 }
