@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -184,5 +185,34 @@ test.describe("the shipped theme at 360 px", () => {
       const itemBox = await item.boundingBox();
       expect(itemBox && itemBox.x >= 0 && itemBox.x + itemBox.width <= 360).toBe(true);
     }
+  });
+});
+
+test.describe("a theme that would be hard to read", () => {
+  test.describe.configure({ timeout: 120_000 });
+  test("stops the server and content:check with one line per refused pair", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-unreadable-theme-"));
+    fs.cpSync(path.join(ROOT, "content"), dir, { recursive: true });
+    const theme = JSON.parse(fs.readFileSync(path.join(dir, "theme.json"), "utf8"));
+    theme.colors.mutedText = "#6f7a8b";
+    fs.writeFileSync(path.join(dir, "theme.json"), JSON.stringify(theme));
+    const env = { ...process.env, CONTENT_DIR: dir, DATA_DIR: path.join(dir, "data"), PORT: "0", HOST: "127.0.0.1" };
+    const refused = "theme.json: mutedText #6f7a8b on surface #0f172a has contrast 4.1:1, needs 4.5:1";
+    const boot = spawnSync(process.execPath, ["server.ts"], {
+      cwd: ROOT,
+      env: { ...env, NODE_ENV: "production" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(boot.status).not.toBe(0);
+    expect(boot.stdout + boot.stderr).toContain(refused);
+    const check = spawnSync(
+      path.join(ROOT, "node_modules/.bin/tsx"),
+      ["--import", "./scripts/lib/lingui-macros.register.mjs", "scripts/validate-content.ts"],
+      { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(check.status).toBe(1);
+    expect(check.stderr.split("\n")).toContain(refused);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
