@@ -164,7 +164,6 @@ const FORUM_CHANNEL_TYPES = new Set([15, 16]); // GuildForum, GuildMedia
 /** Message types a person writes: Default and Reply. Others are system messages (thread created, pins …). */
 const PERSON_MESSAGE_TYPES = new Set([0, 19]);
 const MISSING_ACCESS = 50001;
-const MISSING_PERMISSIONS = 50013;
 const UNKNOWN_CODES = new Set([10003, 10008]); // Unknown Channel, Unknown Message
 const THREAD_CLOSED_CODES = new Set([50083, 160005]); // archived thread, locked thread
 
@@ -252,6 +251,7 @@ function errorFor(answer: Answer): DiscordBotError {
   const message = `HTTP ${answer.status}${code === undefined ? "" : ` (code ${code})`}${detail}`;
   if (answer.status === 401) return { kind: "unauthorized", message };
   if (code !== undefined && THREAD_CLOSED_CODES.has(code)) return { kind: "thread_closed", message };
+  // 50001: the channel is out of sight; 50013 (or any other 403): a permission for this action is missing.
   if (answer.status === 403)
     return code === MISSING_ACCESS ? { kind: "missing_access", message } : { kind: "missing_permissions", message };
   if (answer.status === 404 || (code !== undefined && UNKNOWN_CODES.has(code))) return { kind: "not_found", message };
@@ -355,7 +355,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       }
       if (answer.status === 429) {
         if (attempt < MAX_RETRIES_AFTER_429 && (wait ?? 0) <= maxWait) continue;
-        return { ok: false, error: { kind: "rate_limited", message: `HTTP 429 on ${key.route}`, retryAfterMs: wait ?? 0 } };
+        return {
+          ok: false,
+          error: { kind: "rate_limited", message: `HTTP 429 on ${key.route}`, retryAfterMs: wait ?? 0 },
+        };
       }
       const error = errorFor(answer);
       if (error.kind === "unauthorized" || error.kind === "missing_access" || error.kind === "missing_permissions")
@@ -415,7 +418,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         const thread = read(channelSchema, await call("POST", `/channels/${channel.value.id}/threads`, post), "a post");
         if (!thread.ok) return thread;
         // A forum post's first message has the post's id.
-        return { ok: true, value: { channelId: channel.value.id, messageId: thread.value.id, threadId: thread.value.id } };
+        return {
+          ok: true,
+          value: { channelId: channel.value.id, messageId: thread.value.id, threadId: thread.value.id },
+        };
       }
       const posted = read(
         messageSchema,
@@ -470,7 +476,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       if (readOptions.reactToNotes !== false) {
         for (const note of messages.filter((m) => m.kind === "note")) {
           const reacted = await react(threadId, note.id);
-          if (!reacted.ok) log.warn({ error: reacted.error.kind }, "discord bot: could not confirm a note with a reaction");
+          if (!reacted.ok)
+            log.warn({ error: reacted.error.kind }, "discord bot: could not confirm a note with a reaction");
         }
       }
       return {
