@@ -60,7 +60,15 @@ export interface EmulatedRequest {
 
 /** A forced answer for the next matching request: a 429 (per-route or global), or a 500. */
 export type ForcedAnswer =
-  | { kind: "429"; retryAfterSeconds: number; global?: boolean; scope?: "user" | "global" | "shared"; header?: boolean }
+  | {
+      kind: "429";
+      retryAfterSeconds: number;
+      global?: boolean;
+      scope?: "user" | "global" | "shared";
+      /** false: no Retry-After header; body false: no retry_after in the body. */
+      header?: boolean;
+      body?: boolean;
+    }
   | { kind: "500" };
 
 export interface DiscordEmulator {
@@ -381,11 +389,16 @@ export async function startDiscordEmulator(
         if (forced.header !== false) res.setHeader("Retry-After", String(Math.ceil(forced.retryAfterSeconds)));
         res.setHeader("X-RateLimit-Scope", scope);
         if (forced.global) res.setHeader("X-RateLimit-Global", "true");
-        return answer(429, {
-          message: "You are being rate limited.",
-          retry_after: forced.retryAfterSeconds,
-          global: forced.global ?? false,
-        });
+        return answer(
+          429,
+          forced.body === false
+            ? { message: "You are being rate limited." }
+            : {
+                message: "You are being rate limited.",
+                retry_after: forced.retryAfterSeconds,
+                global: forced.global ?? false,
+              },
+        );
       }
       const parts = url.pathname.slice("/api/v10/".length).split("/").filter(Boolean);
       const routeName = parts

@@ -9,8 +9,15 @@ import type {
 import type { Logger } from "pino";
 import { z } from "zod";
 import { logger as platformLogger } from "~/platform/logger.server";
-import { retryAfterHeaderMs } from "~/platform/retry-after";
-import { buildChatChannelMessage, type ChannelSupportRequest, retryAfterMs } from "./chat-channel.server";
+import {
+  buildChatChannelMessage,
+  CHANNEL_LIMITS,
+  type ChannelSupportRequest,
+  escapeMarkdown,
+  markHiddenCharacters,
+  retryAfterMs,
+  truncateSafely,
+} from "./chat-channel.server";
 import { createRateLimitTracker, type RateLimitTracker, type RouteKey, routeKey } from "./discord-rate-limits.server";
 
 export const DISCORD_TIMEOUT_MS = 10_000;
@@ -22,6 +29,8 @@ export const MAX_RETRIES_AFTER_429 = 3;
 export const NOTE_PREFIX = "note:";
 /** The reaction the bot adds to a note it has read, so the team sees it stayed internal. */
 export const NOTE_REACTION = "📝";
+/** How a visitor's message starts in the thread, so the team tells it from the bot's own lines. */
+export const VISITOR_PREFIX = "**Visitor:** ";
 /** Threads archive after a week without messages, Discord's longest choice (archiving is how the team resolves one). */
 export const THREAD_AUTO_ARCHIVE_MINUTES = 10080;
 /** Discord's limit for a thread's name. */
@@ -113,8 +122,11 @@ export interface DiscordBot {
   lookUpChannel(channelId?: string): Promise<DiscordResult<SupportChannel>>;
   /** Posts the request as the webhook path does (same title, content and embeds) and opens its thread. */
   postRequest(request: ChannelSupportRequest): Promise<DiscordResult<PostedRequest>>;
-  /** Posts a visitor's message into a request's thread (Markdown escaped and mentions off by the caller's builder). */
-  postToThread(threadId: string, content: string): Promise<DiscordResult<{ messageId: string }>>;
+  /**
+   * Posts a visitor's message into a request's thread as `**Visitor:** …`: shown as typed (Markdown escaped, hidden
+   * characters marked, no mention pings), cut to Discord's 2000 characters. An empty message is refused unsent.
+   */
+  postToThread(threadId: string, visitorText: string): Promise<DiscordResult<{ messageId: string }>>;
   /**
    * Reads up to `limit` messages after `after` (all from the start without it), oldest first, classified; adds the
    * note reaction to each new note unless `reactToNotes` is false.
@@ -331,12 +343,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       }
       const { headers } = answer;
       const resetAfter = numberHeader(headers, "x-ratelimit-reset-after");
-      const wait =
-        answer.status === 429
-          ? (retryAfterMs(answer.body, headers.get("retry-after")) ??
-            retryAfterHeaderMs(headers.get("retry-after")) ??
-            1000)
-          : undefined;
+      const wait = answer.status === 429 ? (retryAfterMs(answer.body, headers.get("retry-after")) ?? 1000) : undefined;
       limits.record(key, {
         status: answer.status,
         bucket: headers.get("x-ratelimit-bucket") ?? undefined,
@@ -451,7 +458,13 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       };
     },
 
-    async postToThread(threadId, content) {
+    async postToThread(threadId, visitorText) {
+      const text = visitorText.trim();
+      if (text === "") return { ok: false, error: { kind: "rejected", message: "an empty message is not posted" } };
+      const content = truncateSafely(
+        `${VISITOR_PREFIX}${escapeMarkdown(markHiddenCharacters(text))}`,
+        CHANNEL_LIMITS.content,
+      );
       const body: RESTPostAPIChannelMessageJSONBody = { content, allowed_mentions: { parse: [] } };
       const posted = read(messageSchema, await call("POST", `/channels/${threadId}/messages`, body), "a message");
       return posted.ok ? { ok: true, value: { messageId: posted.value.id } } : posted;

@@ -104,12 +104,22 @@ describe("the Discord bot", () => {
     expect(emulator.messagesOf(channelId)).toEqual([]);
   });
 
-  it("posts a visitor's message into the thread with mentions off", async () => {
+  it("posts a visitor's message into the thread as typed, with mentions off", async () => {
     const { client, threadId } = await postedThread();
-    const posted = await client.postToThread(threadId, "Still crashing after the update");
+    const posted = await client.postToThread(threadId, "  Still **crashing** @everyone\u202E  ");
     expect(posted.ok).toBe(true);
     const last = emulator.messagesOf(threadId).at(-1);
-    expect(last).toMatchObject({ content: "Still crashing after the update", allowedMentions: { parse: [] } });
+    expect(last).toMatchObject({
+      id: posted.ok ? posted.value.messageId : "",
+      content: "**Visitor:** Still \\*\\*crashing\\*\\* @everyone\\[U+202E\\]",
+      allowedMentions: { parse: [] },
+    });
+    const long = await client.postToThread(threadId, "x".repeat(5000));
+    expect(long.ok).toBe(true);
+    expect(emulator.messagesOf(threadId).at(-1)?.content).toHaveLength(2000);
+    const before = emulator.requests.length;
+    expect(await client.postToThread(threadId, "   ")).toMatchObject({ ok: false, error: { kind: "rejected" } });
+    expect(emulator.requests).toHaveLength(before);
   });
 
   it("reads a thread oldest first, and with `after` only what is newer", async () => {
@@ -214,6 +224,14 @@ describe("the Discord bot under rate limits", () => {
     const [limited, retried] = emulator.requests;
     expect(limited?.status).toBe(429);
     expect((retried?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(190);
+  });
+
+  it("waits out a 429 that names its wait only in Retry-After", async () => {
+    const channelId = emulator.addChannel({ kind: "text" });
+    emulator.queue({ kind: "429", retryAfterSeconds: 1, body: false });
+    const started = Date.now();
+    expect((await bot(channelId).lookUpChannel()).ok).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
   });
 
   it("waits out a global 429 for every route", async () => {
