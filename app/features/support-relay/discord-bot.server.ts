@@ -109,6 +109,8 @@ export interface DiscordBotOptions {
   /** `https://discord.com/api/v10`, or the emulator's. */
   apiBase: string;
   supportChannelId: string;
+  /** The shop's PUBLIC_URL, named in the User-Agent Discord asks bots to send (`DiscordBot (url, version)`). */
+  publicUrl?: string;
   logger?: Logger;
   timeoutMs?: number;
   limits?: RateLimitTracker;
@@ -325,7 +327,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           method,
           headers: {
             Authorization: `Bot ${options.token}`,
-            "User-Agent": "DiscordBot (https://github.com/kestrel-storefront, 1) KestrelStorefront support relay",
+            "User-Agent": `DiscordBot (${options.publicUrl ?? "http://localhost"}, 1) KestrelStorefront support relay`,
             ...(body === undefined ? {} : { "Content-Type": "application/json" }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
@@ -368,6 +370,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         };
       }
       const error = errorFor(answer);
+      // Discord never echoes the token; whatever stands in front of it (a proxy, the emulator) must not make us either.
+      if (options.token) error.message = error.message.split(options.token).join("[redacted]");
       if (error.kind === "unauthorized" || error.kind === "missing_access" || error.kind === "missing_permissions")
         report(error.kind, { route: key.route, status: answer.status });
       return { ok: false, error };
