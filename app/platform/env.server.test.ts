@@ -78,6 +78,7 @@ describe("configuration", () => {
     ["SUPPORT_WEBHOOK_URL", "s3cret-value"],
     ["SMTP_URL", "http://user:s3cret-value@mail.example.com:587"],
     ["SMTP_URL", "smtp:user:s3cret-value"],
+    ["DISCORD_BOT_TOKEN", "Bot s3cret-value"],
   ])("never echoes the value of the secret %s", (name, value) => {
     expect(SECRET_ENV_NAMES).toContain(name);
     const message = configError({ [name]: value });
@@ -182,4 +183,53 @@ describe("configuration", () => {
       );
     },
   );
+
+  it("talks to Discord's API v10 by default, and only with both the bot token and the channel id", () => {
+    const env = parseEnv({});
+    expect(env.DISCORD_API_BASE).toBe("https://discord.com/api/v10");
+    expect(env.DISCORD_BOT_TOKEN).toBeUndefined();
+    expect(env.DISCORD_SUPPORT_CHANNEL_ID).toBeUndefined();
+    expect(
+      parseEnv({
+        DISCORD_BOT_TOKEN: "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789AB",
+        DISCORD_SUPPORT_CHANNEL_ID: "1234567890123456789",
+        DISCORD_API_BASE: "http://127.0.0.1:9999/api/v10",
+      }),
+    ).toMatchObject({
+      DISCORD_SUPPORT_CHANNEL_ID: "1234567890123456789",
+      DISCORD_API_BASE: "http://127.0.0.1:9999/api/v10",
+    });
+  });
+
+  it.each(["general", "12345", "#1234567890123456789"])("stops at DISCORD_SUPPORT_CHANNEL_ID=%j in one line", (id) => {
+    expect(configError({ DISCORD_BOT_TOKEN: "token.part.three", DISCORD_SUPPORT_CHANNEL_ID: id })).toBe(
+      `Invalid configuration: DISCORD_SUPPORT_CHANNEL_ID: expected a channel id (17 to 20 digits, Copy Channel ID in Discord) (got ${JSON.stringify(id)})`,
+    );
+  });
+
+  it("asks for the other half when only the token or only the channel id is set", () => {
+    expect(configError({ DISCORD_BOT_TOKEN: "token.part.three" })).toBe(
+      "Invalid configuration: DISCORD_SUPPORT_CHANNEL_ID: required when DISCORD_BOT_TOKEN is set: the id of the support channel",
+    );
+    expect(configError({ DISCORD_SUPPORT_CHANNEL_ID: "1234567890123456789" })).toBe(
+      "Invalid configuration: DISCORD_BOT_TOKEN: required when DISCORD_SUPPORT_CHANNEL_ID is set: the bot's token",
+    );
+  });
+
+  it('refuses a token pasted with its "Bot " prefix, without echoing it', () => {
+    const message = configError({
+      DISCORD_BOT_TOKEN: "Bot abc.def.ghi",
+      DISCORD_SUPPORT_CHANNEL_ID: "1234567890123456789",
+    });
+    expect(message).toBe(
+      'Invalid configuration: DISCORD_BOT_TOKEN: expected the token from the Developer Portal (Bot → Reset Token), without a "Bot " prefix',
+    );
+    expect(message).not.toContain("abc.def.ghi");
+  });
+
+  it("names a DISCORD_API_BASE that is not a URL", () => {
+    expect(configError({ DISCORD_API_BASE: "discord.com/api" })).toBe(
+      'Invalid configuration: DISCORD_API_BASE: expected an absolute URL (got "discord.com/api")',
+    );
+  });
 });

@@ -117,6 +117,28 @@ export const envSchema = z
       .default("HL_Fwm__tlvUGLZF2p74xw"),
     ALTCHA_HMAC_KEY: optionalString,
     SUPPORT_WEBHOOK_URL: optionalUrl,
+    /** Secret: the support bot's token (Developer Portal → Bot → Reset Token), sent as `Authorization: Bot …`. */
+    DISCORD_BOT_TOKEN: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9._-]+$/, {
+          message: 'expected the token from the Developer Portal (Bot → Reset Token), without a "Bot " prefix',
+        })
+        .optional(),
+    ),
+    /** The channel support requests are posted into (a text or forum channel), by its snowflake id. */
+    DISCORD_SUPPORT_CHANNEL_ID: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^\d{17,20}$/, { message: "expected a channel id (17 to 20 digits, Copy Channel ID in Discord)" })
+        .optional(),
+    ),
+    /** Discord's REST API; tests point it at the emulator. */
+    DISCORD_API_BASE: z.url({ message: "expected an absolute URL" }).default("https://discord.com/api/v10"),
     REVIEWS_SOURCE_URL: optionalUrl,
     REVIEWS_PRODUCT_SOURCE_URL: optionalUrl,
     /** Where reviews come from: the shop's verified feedback, vouch pages (REVIEWS_SOURCE_URL), or content/reviews.json. */
@@ -168,6 +190,14 @@ export const envSchema = z
     message: "required when SMTP_URL is set, e.g. Kestrel Software <shop@example.com>",
     path: ["MAIL_FROM"],
   })
+  .refine((env) => env.DISCORD_BOT_TOKEN === undefined || env.DISCORD_SUPPORT_CHANNEL_ID !== undefined, {
+    message: "required when DISCORD_BOT_TOKEN is set: the id of the support channel",
+    path: ["DISCORD_SUPPORT_CHANNEL_ID"],
+  })
+  .refine((env) => env.DISCORD_SUPPORT_CHANNEL_ID === undefined || env.DISCORD_BOT_TOKEN !== undefined, {
+    message: "required when DISCORD_SUPPORT_CHANNEL_ID is set: the bot's token",
+    path: ["DISCORD_BOT_TOKEN"],
+  })
   .refine((env) => env.REVIEWS_SOURCE !== "shop" || env.SHOP_API_KEY !== undefined, {
     message: "shop reads the shop's feedback with its API: set SHOP_API_KEY too",
     path: ["REVIEWS_SOURCE"],
@@ -195,6 +225,7 @@ export const SECRET_ENV_NAMES = [
   "SHOP_API_KEY",
   "SHOP_WEBHOOK_SECRET",
   "SUPPORT_WEBHOOK_URL",
+  "DISCORD_BOT_TOKEN",
   "SMTP_URL",
   "ALTCHA_HMAC_KEY",
   "DATABASE_URL",

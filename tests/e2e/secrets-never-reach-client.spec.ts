@@ -13,7 +13,10 @@ const SECRET_VALUES: Record<string, string> = {
   SHOP_WEBHOOK_SECRET: "whsec_SENTINEL_webhook_7a2b4d",
   ALTCHA_HMAC_KEY: "SENTINEL_altcha_hmac_3e8f0a",
   SUPPORT_WEBHOOK_URL: "http://127.0.0.1:9/api/webhooks/123/SENTINEL_support_token_9c4d1b",
+  DISCORD_BOT_TOKEN: "SENTINEL.discord-bot.token_4b8e2f",
 };
+// Not secrets, but the bot's token is only accepted with its channel.
+const OTHER_VALUES = { DISCORD_SUPPORT_CHANNEL_ID: "1234567890123456789" };
 // Built here, with the secrets in the environment, so anything that inlines env values at build time is caught.
 const buildDir = `build-secrets-check-${process.pid}`;
 
@@ -35,11 +38,11 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const build = spawnSync("node_modules/.bin/react-router", ["build"], {
-    env: { ...process.env, ...SECRET_VALUES, BUILD_DIR: buildDir },
+    env: { ...process.env, ...SECRET_VALUES, ...OTHER_VALUES, BUILD_DIR: buildDir },
     encoding: "utf8",
   });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
-  server = await startAppServer({ env: { ...SECRET_VALUES, BUILD_DIR: buildDir, LOG_LEVEL: "warn" } });
+  server = await startAppServer({ env: { ...SECRET_VALUES, ...OTHER_VALUES, BUILD_DIR: buildDir, LOG_LEVEL: "warn" } });
 });
 test.afterAll(async () => {
   await server?.stop();
