@@ -447,7 +447,7 @@ export async function startShopEmulator(
   });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
   gatewayBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-  listedInvoices.push(...buyerInvoices(base));
+  listedInvoices.push(...buyerInvoices());
 
   return {
     url: base,

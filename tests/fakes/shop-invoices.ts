@@ -43,12 +43,12 @@ function invoice(id: number, email: string, status: string, day: number, extra: 
   };
 }
 
-export function buyerInvoices(invoicePageBase: string): WireInvoice[] {
+export function buyerInvoices(): WireInvoice[] {
   const alice = BUYERS.alice;
   const list: WireInvoice[] = [
     invoice(5001, alice, "completed", 30, {
       price: 299.93,
-      invoice_url: `${invoicePageBase}/checkout/inv-5001`,
+      invoice_url: "https://kestrel.mysellauth.com/checkout/inv-5001",
       items: [
         {
           product: { id: 446894, name: "Kestrel Studio" },

@@ -61,7 +61,7 @@ describe("a buyer's orders from the connected SellAuth shop's invoices", () => {
       amount: "299.93",
       currency: "USD",
       status: { kind: "paid" },
-      invoiceUrl: null,
+      invoiceUrl: "https://kestrel.mysellauth.com/checkout/inv-5001",
       delivered: [
         { kind: "serial", value: "STUDIO-AAAA-1111", label: "Kestrel Studio" },
         { kind: "serial", value: "STUDIO-BBBB-2222", label: "Kestrel Studio" },

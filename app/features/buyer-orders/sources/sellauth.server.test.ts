@@ -105,6 +105,8 @@ describe("one SellAuth invoice, read defensively", () => {
       "https://shop.mysellauth.com/checkout/abc",
     );
     expect(order({ invoice_url: "javascript:alert(1)" }).invoiceUrl).toBeNull();
+    expect(order({ invoice_url: "http://shop.example.com/checkout/abc" }).invoiceUrl).toBeNull();
+    expect(order({ url: "https://gateway.example.com/pay/1" }).invoiceUrl).toBeNull();
     expect(order({ invoice_url: "https://user:pw@shop.example.com/" }).invoiceUrl).toBeNull();
   });
 

@@ -130,7 +130,6 @@ const invoiceSchema = z
     total: z.unknown().optional(),
     price_usd: z.unknown().optional(),
     invoice_url: z.string().nullish().catch(null),
-    url: z.string().nullish().catch(null),
     product: named,
     variant: named,
     quantity,
@@ -209,7 +208,8 @@ export function readShopInvoice(raw: unknown): ReadInvoice {
       amount: (cents / 100).toFixed(2),
       currency,
       status,
-      invoiceUrl: httpsUrl(d.invoice_url) ?? httpsUrl(d.url),
+      // Only the shop's own invoice page: a bare `url` may be a payment gateway's (docs/checkout.md).
+      invoiceUrl: httpsUrl(d.invoice_url),
       delivered,
     },
   };
