@@ -92,6 +92,10 @@ export interface OrdersTable {
   shop_status: ColumnType<string | null, string | null | undefined, string | null>;
   /** The coupon code the buyer sent to the shop, if any. */
   coupon: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The buyer's address, trimmed and lower-cased, when the checkout asked for it (the demo shop does). */
+  buyer_email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The key the demo shop delivered on payment. A secret: never logged, shown only to the proven address. */
+  delivered_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Spent ALTCHA payloads (replay protection when no Redis is configured). */

@@ -31,11 +31,15 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-  const next = await pageDatabaseWork(() => payDemoCheckout(params.invoiceId));
-  if (!next) throw data("Checkout not found", { status: 404 });
-  return redirect(localizedPath(next, localeOfRequest(request)));
+  const form = await request.formData().catch(() => undefined);
+  const email = form?.get("email");
+  const paid = await pageDatabaseWork(() => payDemoCheckout(params.invoiceId, email));
+  if (!paid) throw data("Checkout not found", { status: 404 });
+  if ("invalidEmail" in paid)
+    return data({ invalidEmail: true, email: typeof email === "string" ? email.slice(0, 254) : "" }, { status: 400 });
+  return redirect(localizedPath(paid.next, localeOfRequest(request)));
 }
 
-export default function DemoCheckout({ loaderData }: Route.ComponentProps) {
-  return <DemoCheckoutPage view={loaderData.view} />;
+export default function DemoCheckout({ loaderData, actionData }: Route.ComponentProps) {
+  return <DemoCheckoutPage view={loaderData.view} invalidEmail={actionData?.email ?? null} />;
 }

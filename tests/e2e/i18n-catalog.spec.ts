@@ -151,6 +151,7 @@ test.describe("a product page in German", () => {
       "formaction",
       `/de/product/${STUDIO}`,
     );
+    await frame.getByRole("textbox", { name: "E-Mail-Adresse" }).fill("kaeufer@example.com");
     await frame.getByRole("button", { name: "Bezahlen", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/de/purchase/success\\?order_id=${orderId}$`));
     await expect(page.locator("html")).toHaveAttribute("lang", "de");

@@ -1,8 +1,9 @@
 // A SellAuth-compatible hosted shop on 127.0.0.1: ALTCHA challenges, storefront and API checkouts, invoices,
 // hosted invoice pages (with a Pay button), a separate "gateway" origin whose page refuses to be framed, 429s with
 // Retry-After, shop notifications signed like SellAuth's (3 attempts, a fixed interval apart), and the catalogue API
-// (products, groups, feedback, settings: shop-catalogue.ts) whose stock a paid invoice takes from, and the bytes of its
-// product images: by URL under /images/, and by Cloudflare image id under /imagedelivery/ (SHOP_IMAGE_DELIVERY_URL).
+// (products, groups, feedback, settings: shop-catalogue.ts) whose stock a paid invoice takes from, buyers' invoices listed
+// by email over several pages (shop-invoices.ts), and the bytes of its product images: by URL under /images/, and by
+// Cloudflare image id under /imagedelivery/ (SHOP_IMAGE_DELIVERY_URL).
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +18,7 @@ import {
   type ShopCatalogueState,
   takeStock,
 } from "./shop-catalogue.ts";
+import { buyerInvoices, type WireInvoice } from "./shop-invoices.ts";
 
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
@@ -81,6 +83,13 @@ export interface ShopEmulator {
   setInvoiceStatus(invoiceId: string, status: string): void;
   /** Where the invoice page's Pay button sends its signed notification (our /api/shop/notifications), and with which secret. */
   notifyOnPay(target: string, secret: string): void;
+  /** Buyers' invoices the list API serves (shop-invoices.ts); tests add, change or remove them. */
+  buyerInvoices: WireInvoice[];
+  /**
+   * How `GET …/invoices?email=` matches: `exact` (case-insensitive, the default), `contains` (a loose filter that also
+   * answers other addresses containing it), or `ignored` (every invoice, as if the filter were unknown).
+   */
+  setInvoiceEmailMatch(mode: "exact" | "contains" | "ignored"): void;
   /** The next `count` API requests are answered 429 with Retry-After: `retryAfterSeconds`. */
   rateLimitNext(count: number, retryAfterSeconds: number): void;
   /** Sets the status and sends the matching signed notification (retried like SellAuth: 3 attempts), as a payment does. */
@@ -171,6 +180,8 @@ export async function startShopEmulator(
   let gatewayBase = "";
   let notifyTarget: { url: string; secret: string } | undefined;
   let rateLimited = { count: 0, retryAfterSeconds: 0 };
+  let emailMatch: "exact" | "contains" | "ignored" = "exact";
+  const listedInvoices: WireInvoice[] = [];
   const retryIntervalMs = options.retryIntervalMs ?? 5_000;
   // Seeded once the port is known: its product images are served from here.
   let catalogue: ShopCatalogueState;
@@ -340,6 +351,31 @@ export async function startShopEmulator(
       if (apiCheckout[1] !== shopId) return send(res, 404, { message: "Shop not found" });
       return answerCheckout(res, body, true);
     }
+    const invoiceList = url.pathname.match(/^\/v1\/shops\/([^/]+)\/invoices$/);
+    if (req.method === "GET" && invoiceList) {
+      if (!authorized) return send(res, 401, { message: "Unauthenticated." });
+      if (invoiceList[1] !== shopId) return send(res, 404, { message: "Shop not found" });
+      const perPage = Number(url.searchParams.get("perPage") ?? 20);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100 || !Number.isInteger(page) || page < 1)
+        return send(res, 422, { message: "The per page field must not be greater than 100." });
+      const email = url.searchParams.get("email")?.toLowerCase();
+      const matching = listedInvoices
+        .filter((i) => {
+          const address = String(i.email ?? "").toLowerCase();
+          if (!email || emailMatch === "ignored") return true;
+          return emailMatch === "contains" ? address.includes(email) : address === email;
+        })
+        .sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+      const lastPage = Math.max(1, Math.ceil(matching.length / perPage));
+      return send(res, 200, {
+        current_page: page,
+        data: matching.slice((page - 1) * perPage, page * perPage),
+        last_page: lastPage,
+        per_page: perPage,
+        total: matching.length,
+      });
+    }
     const invoice = url.pathname.match(/^\/v1\/shops\/([^/]+)\/invoices\/([^/]+)$/);
     if (req.method === "GET" && invoice) {
       if (!authorized) return send(res, 401, { message: "Unauthenticated." });
@@ -411,6 +447,7 @@ export async function startShopEmulator(
   });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
   gatewayBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+  listedInvoices.push(...buyerInvoices());
 
   return {
     url: base,
@@ -420,6 +457,10 @@ export async function startShopEmulator(
     apiKey,
     requests,
     invoices,
+    buyerInvoices: listedInvoices,
+    setInvoiceEmailMatch(next) {
+      emailMatch = next;
+    },
     setCheckoutMode(next) {
       mode = next;
     },

@@ -58,6 +58,7 @@ describe("migrations", () => {
       "title",
     ]);
     expect(schema.status_changes).toEqual(["changed_at", "id", "name", "source", "status"]);
+    expect(schema.orders).toEqual(expect.arrayContaining(["buyer_email", "delivered_key"]));
     expect(schema.mail_outbox).toEqual([
       "attempts",
       "claimed_by",

@@ -33,4 +33,11 @@ export interface BuyerOrder {
 export interface BuyerOrderSource {
   /** Every order of this (already proven, lower-cased) address, newest first. */
   ordersOf(email: string): Promise<BuyerOrder[]>;
+  /**
+   * False when this source cannot read orders at all (SellAuth without SHOP_API_KEY): `ordersOf` then answers an empty
+   * list, and the page should say `unavailableReason` instead of "no orders". Absent means true.
+   */
+  readonly ordersAvailable?: boolean;
+  /** Why orders cannot be read, for the owner (English, no secrets). */
+  readonly unavailableReason?: string;
 }

@@ -7,7 +7,14 @@ import type { DemoCheckoutView } from "./demo-checkout.server";
  * The built-in demo shop's invoice page (shown inside the checkout modal, or in its own tab), in the buyer's language:
  * its way back to the shop leads to pages in that language too.
  */
-export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
+export function DemoCheckoutPage({
+  view,
+  invalidEmail = null,
+}: {
+  view: DemoCheckoutView;
+  /** The address a Pay came back with because it was not one; null before any attempt. */
+  invalidEmail?: string | null;
+}) {
   const { status, productId, variantId } = view;
   const { path } = useLocale();
   const payable = status === "pending";
@@ -79,24 +86,62 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
         </div>
       </dl>
       {payable ? (
-        // The form stays in the frame, as a real shop's would: the product page sees the payment by watching the order.
-        <form method="post" className="mt-6 flex gap-3">
-          <button
-            type="submit"
-            className="flex-1 rounded-lg bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
-          >
-            <Trans comment="Demo checkout: pays the invoice (nothing is charged)">Pay</Trans>
-          </button>
-          <button
-            type="submit"
-            formMethod="get"
-            formAction={path(`/product/${productId}`)}
-            formTarget="_top"
-            className="rounded-lg border border-border-strong px-5 py-3 font-semibold text-foreground hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
-          >
-            <Trans comment="Demo checkout: leaves the checkout for the product page">Cancel</Trans>
-          </button>
-        </form>
+        <div className="mt-6">
+          {/* The form stays in the frame, as a real shop's would: the product page sees the payment by watching the order. */}
+          <form method="post" id="demo-pay">
+            <label htmlFor="demo-email" className="block text-sm font-medium text-foreground">
+              <Trans comment="Demo checkout: the buyer's email address, where the key is delivered">
+                Email address
+              </Trans>
+            </label>
+            <input
+              id="demo-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={254}
+              defaultValue={invalidEmail ?? undefined}
+              aria-invalid={invalidEmail !== null}
+              aria-describedby={invalidEmail !== null ? "demo-email-error demo-email-hint" : "demo-email-hint"}
+              className="mt-1 block w-full rounded-lg border border-border-strong bg-background px-3 py-2 text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
+            />
+            <p id="demo-email-hint" className="mt-1 text-sm text-muted">
+              <Trans comment="Demo checkout: under the email field">
+                Your key is delivered to this address: sign in with it to see your orders and keys.
+              </Trans>
+            </p>
+            {invalidEmail !== null ? (
+              <p id="demo-email-error" role="alert" className="mt-1 text-sm text-danger-soft">
+                <Trans comment="Demo checkout: the email field holds something that is not an email address">
+                  Enter a valid email address, like name@example.com.
+                </Trans>
+              </p>
+            ) : null}
+          </form>
+          <div className="mt-4 flex gap-3">
+            <button
+              type="submit"
+              form="demo-pay"
+              className="flex-1 rounded-lg bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
+            >
+              <Trans comment="Demo checkout: pays the invoice (nothing is charged)">Pay</Trans>
+            </button>
+            {/* Its own form, so leaving never carries the address into a URL. */}
+            <form>
+              <button
+                type="submit"
+                formMethod="get"
+                formAction={path(`/product/${productId}`)}
+                formTarget="_top"
+                formNoValidate
+                className="rounded-lg border border-border-strong px-5 py-3 font-semibold text-foreground hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
+              >
+                <Trans comment="Demo checkout: leaves the checkout for the product page">Cancel</Trans>
+              </button>
+            </form>
+          </div>
+        </div>
       ) : (
         <div className="mt-6">
           <p role="status" className="text-soft">
@@ -113,6 +158,13 @@ export function DemoCheckoutPage({ view }: { view: DemoCheckoutView }) {
               .
             </Trans>
           </p>
+          {status === "completed" ? (
+            <p className="mt-2 text-sm text-soft">
+              <Trans comment="Demo checkout: after paying, where the delivered demo key can be seen">
+                Your demo key has been delivered: sign in with your email address to see it with your orders.
+              </Trans>
+            </p>
+          ) : null}
           <a
             href={path(`/purchase/success?order_id=${encodeURIComponent(view.orderId)}`)}
             target="_top"

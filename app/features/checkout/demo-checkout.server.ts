@@ -1,11 +1,21 @@
 import { computeTotal, formatUsd } from "~/features/catalog/pricing";
 import { getProduct } from "~/features/catalog/catalogue.server";
 import { type AnyLocale, DEFAULT_LOCALE } from "~/features/i18n/locales";
-import { findOrderByInvoice } from "~/features/orders/orders.server";
+import { z } from "zod";
+import { findOrderByInvoice, recordDemoDelivery } from "~/features/orders/orders.server";
 import { receiveShopNotification, signShopNotification } from "~/features/orders/shop-notifications.server";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { getCheckoutProvider, notificationContext, shopWebhookSecret } from "./checkout.server";
+import { generateDemoKey } from "./providers/demo.server";
+
+/** The address the demo shop delivers the key to: one address, trimmed and lower-cased. */
+export const demoBuyerEmailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email())
+  .transform((email) => email.toLowerCase());
 
 export interface DemoCheckoutView {
   invoiceId: string;
@@ -51,11 +61,20 @@ export async function loadDemoCheckout(invoiceId: string, locale: AnyLocale): Pr
  * Pays a demo invoice the way a real shop would: a signed "invoice processed" notification, handled by the same
  * receiveShopNotification() that POST /api/shop/notifications uses. Returns the invoice page again (now paid): like
  * a real shop's, it does not send the buyer anywhere; the product page notices the payment by watching the order.
+ * The buyer's address (from the page's form) is recorded with the order and a generated demo key delivered to it;
+ * a malformed address pays nothing and answers `invalidEmail`.
  * The path has no locale prefix: the caller puts it in the page's language.
  */
-export async function payDemoCheckout(invoiceId: string): Promise<string | undefined> {
+export async function payDemoCheckout(
+  invoiceId: string,
+  email: unknown,
+): Promise<{ next: string } | { invalidEmail: true } | undefined> {
   const view = await loadDemoCheckout(invoiceId, DEFAULT_LOCALE);
   if (!view) return undefined;
+  const address = demoBuyerEmailSchema.safeParse(email);
+  if (!address.success) return { invalidEmail: true };
+  // Recorded before the payment, so the paid order already carries its buyer and key when the watchers see it.
+  await recordDemoDelivery(getDb().db, { invoiceId, email: address.data, key: generateDemoKey() });
   const env = getEnv();
   const body = Buffer.from(
     JSON.stringify({
@@ -70,5 +89,5 @@ export async function payDemoCheckout(invoiceId: string): Promise<string | undef
     idempotencyKey: `demo-pay-${invoiceId}`,
   });
   if (reply.status !== 200) throw new Error(`demo payment notification refused (${reply.status})`);
-  return `/demo-checkout/${encodeURIComponent(invoiceId)}`;
+  return { next: `/demo-checkout/${encodeURIComponent(invoiceId)}` };
 }

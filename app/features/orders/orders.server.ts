@@ -101,3 +101,37 @@ export async function orderedProductId(
   const row = await db.selectFrom("orders").select("product_id").where("id", "=", orderId).executeTakeFirst();
   return row?.product_id;
 }
+
+/**
+ * Records who bought a demo order and the key the demo shop delivers with it. The address is stored lower-cased; a
+ * key already recorded is kept, so paying twice never hands out a second one.
+ */
+export async function recordDemoDelivery(
+  db: Kysely<Database>,
+  input: { invoiceId: string; email: string; key: string },
+): Promise<void> {
+  const row = await db
+    .selectFrom("orders")
+    .select(["id", "delivered_key"])
+    .where("provider", "=", "demo")
+    .where("provider_invoice_id", "=", input.invoiceId)
+    .executeTakeFirst();
+  if (!row) return;
+  await db
+    .updateTable("orders")
+    .set({ buyer_email: input.email.trim().toLowerCase(), delivered_key: row.delivered_key ?? input.key })
+    .where("id", "=", row.id)
+    .execute();
+}
+
+/** Every order recorded for this address (trimmed, lower-cased), newest first. */
+export async function ordersOfBuyer(db: Kysely<Database>, email: string, limit = 500): Promise<OrderRecord[]> {
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("buyer_email", "=", email.trim().toLowerCase())
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}

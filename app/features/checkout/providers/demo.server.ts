@@ -30,3 +30,14 @@ export function createDemoProvider(captcha: Captcha, coupons: () => readonly Cou
     },
   };
 }
+
+/** Letters and digits a buyer cannot mistake for one another when typing a key (no 0/O, 1/I/L). */
+const KEY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+/** A demo licence key, `KESTREL-XXXX-XXXX-XXXX-XXXX`, from the system's random source (≈ 79 bits). */
+export function generateDemoKey(): string {
+  const groups = Array.from({ length: 4 }, () =>
+    Array.from({ length: 4 }, () => KEY_ALPHABET[crypto.randomInt(KEY_ALPHABET.length)]).join(""),
+  );
+  return `KESTREL-${groups.join("-")}`;
+}
