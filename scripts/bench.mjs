@@ -5,7 +5,8 @@
 // docs/performance.md by hand, with this command.
 // BENCH_ONLY=catalogue runs the catalogue section alone, BENCH_SKIP_CATALOGUE=1 leaves it out; BENCH_ONLY=shop runs
 // the shop-source section (scripts/lib/bench-shop.mjs) alone, BENCH_SKIP_SHOP=1 leaves it out; BENCH_NO_BUILD=1 uses
-// the build already in BUILD_DIR.
+// the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
+// content/ with it as theme.json and the brand/ folder beside it), on the same build.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -92,10 +93,27 @@ if (ONLY === "catalogue" || (ONLY === undefined && !process.env.BENCH_SKIP_CATAL
   await benchCatalogue({ buildDir: BUILD_DIR });
 if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) await benchShop({ buildDir: BUILD_DIR });
 
+/** A copy of content/ wearing the theme file `themeFile`, with the brand/ folder beside that file. */
+function contentWithTheme(themeFile) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kestrel-bench-theme-"));
+  fs.cpSync("content", dir, { recursive: true });
+  fs.copyFileSync(themeFile, path.join(dir, "theme.json"));
+  const brand = path.join(path.dirname(themeFile), "brand");
+  if (fs.existsSync(brand)) fs.cpSync(brand, path.join(dir, "brand"), { recursive: true });
+  console.log(`theme: ${themeFile}`);
+  return dir;
+}
+
 /** The page sections: first-load JS, documents, Lighthouse beside no-script copies, autocannon, memory. */
 async function benchPages() {
   const server = await startAppServer({
-    env: { BUILD_DIR, LOG_LEVEL: "warn", NODE_OPTIONS: SERVER_NODE_OPTIONS, MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX },
+    env: {
+      BUILD_DIR,
+      LOG_LEVEL: "warn",
+      NODE_OPTIONS: SERVER_NODE_OPTIONS,
+      MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+      ...(process.env.BENCH_THEME ? { CONTENT_DIR: contentWithTheme(process.env.BENCH_THEME) } : {}),
+    },
   });
   const pid = server.process.pid;
   const measureIdleRss = () => rssAfterGc(pid);

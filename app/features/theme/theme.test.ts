@@ -20,6 +20,12 @@ const withColours = (colors: Partial<Theme["colors"]>): Theme => ({
 });
 
 describe("theme.json schema", () => {
+  it("docs/theming.md shows the light theme exactly as docs/themes/light.theme.json holds it", () => {
+    const doc = fs.readFileSync(path.join(ROOT, "docs/theming.md"), "utf8");
+    const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+    expect(blocks.map((block) => JSON.parse(block))).toContainEqual(light);
+  });
+
   it("accepts the shipped theme and the light theme of docs/theming.md", () => {
     expect(parseTheme(shipped).colorScheme).toBe("dark");
     expect(parseTheme(light).colorScheme).toBe("light");
