@@ -12,6 +12,8 @@ import * as m008 from "./008_shop_catalogue";
 import * as m009 from "./009_status_history";
 import * as m010 from "./010_support_request_locale";
 import * as m011 from "./011_mail_outbox";
+import * as m012 from "./012_buyer_orders";
+import * as m013 from "./013_buyer_sign_in";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -31,6 +33,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "009_status_history": m009,
   "010_support_request_locale": m010,
   "011_mail_outbox": m011,
+  "012_buyer_orders": m012,
+  "013_buyer_sign_in": m013,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {
