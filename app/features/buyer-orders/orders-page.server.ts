@@ -19,17 +19,15 @@ import {
   SESSION_TTL_MS,
   type SignInNotice,
 } from "./sign-in";
+import { codeMailState, recordSignIn, requestSignInCode } from "./sign-in.server";
 import {
   buyerSessionEmail,
   checkSignInCode,
-  codeMailState,
   createBuyerSession,
   endBuyerSession,
   liveSignInCode,
-  recordSignIn,
-  requestSignInCode,
   spendSignInLink,
-} from "./sign-in.server";
+} from "./sign-in-store.server";
 
 /** Where the buyer's orders come from; tests put a double here, the app the demo or shop source. */
 export const buyerOrderSourceContext = createContext<BuyerOrderSource>(buyerOrderSource());
