@@ -1,12 +1,13 @@
 import { msg } from "@lingui/core/macro";
-import { loadOrdersPage, ordersPageAction } from "~/features/buyer-orders/orders-page.server";
+import { loadOrdersPage, ordersPageAction, ordersPageHeaders } from "~/features/buyer-orders/orders-page.server";
 import { OrdersPage } from "~/features/buyer-orders/orders-page";
 import { localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { translatorFor } from "~/features/i18n/translator";
 import { pageMeta } from "~/features/layout/page-meta";
 import type { Route } from "./+types/order";
 
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
+  ordersPageHeaders(actionHeaders, loaderHeaders);
 
 export const meta: Route.MetaFunction = ({ matches, location }) => {
   const locale = localeOfPath(location.pathname);

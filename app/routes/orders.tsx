@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { loadOrdersPage, ordersPageAction } from "~/features/buyer-orders/orders-page.server";
+import { loadOrdersPage, ordersPageAction, ordersPageHeaders } from "~/features/buyer-orders/orders-page.server";
 import { OrdersPage } from "~/features/buyer-orders/orders-page";
 import { localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { translatorFor } from "~/features/i18n/translator";
@@ -7,7 +7,8 @@ import { pageMeta } from "~/features/layout/page-meta";
 import type { Route } from "./+types/orders";
 
 // Private: no handle.cache, so never stored anywhere (Cache-Control: no-store).
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
+  ordersPageHeaders(actionHeaders, loaderHeaders);
 
 export const meta: Route.MetaFunction = ({ matches, location }) => {
   const locale = localeOfPath(location.pathname);

@@ -137,6 +137,15 @@ async function readSmallForm(request: Request): Promise<FormData | undefined> {
   }
 }
 
+/** A form's answer keeps its own headers (Retry-After on a 429); the page is never stored either way. */
+export function ordersPageHeaders(actionHeaders: Headers, loaderHeaders: Headers): Headers {
+  const headers = new Headers(loaderHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  headers.set("Cache-Control", "no-store");
+  return headers;
+}
+
 function answer(notice: SignInNotice, status: number, headers: HeadersInit = {}) {
   return data({ notice }, { status, headers: { ...NO_STORE, ...headers } });
 }
