@@ -366,3 +366,41 @@ test("the demo mailbox is there only with the demo checkout and no SMTP server",
     await shop.stop();
   }
 });
+
+test("a code whose mail could not be sent in time is not waited for: the page says so and offers a new one", async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueAddress("unsent");
+  insertOrder(email);
+  await askForCode(page, email);
+  await mailTo(browser, email);
+  // As the mail worker leaves a mail its send-by time passed (no SMTP server here to fail for real).
+  const db = database();
+  try {
+    db.prepare("UPDATE mail_outbox SET status = 'expired' WHERE to_address = ?").run(email);
+  } finally {
+    db.close();
+  }
+  await page.reload();
+  await expect(page.getByRole("alert")).toHaveText(
+    "The email with your code could not be sent in time, so do not wait for it. Send a new code.",
+  );
+  await page.getByRole("button", { name: "Send a new code" }).click();
+  await expect(page.getByRole("status")).toHaveText(ON_ITS_WAY);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  // The new code went to the same address, and signs in.
+  await expect(async () => {
+    const db = database();
+    try {
+      const row = db.prepare("SELECT count(*) AS n FROM mail_outbox WHERE to_address = ?").get(email) as { n: number };
+      expect(row.n).toBe(2);
+    } finally {
+      db.close();
+    }
+  }).toPass({ timeout: 10_000 });
+  const { code } = await mailTo(browser, email);
+  await page.getByRole("textbox", { name: "Code from the email" }).fill(code);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});

@@ -26,6 +26,7 @@ import {
   createBuyerSession,
   endBuyerSession,
   liveSignInCode,
+  signInCodeEmail,
   spendSignInLink,
 } from "./sign-in-store.server";
 
@@ -159,9 +160,13 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
   const cookies = request.headers.get("Cookie");
   const { db } = getDb();
 
-  if (intent === "send-code") {
-    const email = emailSchema.safeParse(form.get("email") ?? "");
-    if (!email.success) return answer({ kind: "bad-email" }, 400);
+  if (intent === "send-code" || intent === "resend") {
+    // A new code for the address typed, or (resend) for the one this browser's last code went to.
+    const pending = cookieValue(cookies, PENDING_CODE_COOKIE);
+    const earlier =
+      intent === "resend" && pending ? await pageDatabaseWork(() => signInCodeEmail(db, pending)) : undefined;
+    const email = emailSchema.safeParse(intent === "resend" ? (earlier ?? "") : (form.get("email") ?? ""));
+    if (!email.success) return answer({ kind: intent === "resend" ? "code-expired" : "bad-email" }, 400);
     const result = await pageDatabaseWork(() =>
       requestSignInCode({
         email: email.data,

@@ -107,10 +107,16 @@ function CodeForm({ mail }: { mail: "on-its-way" | "not-sent" }) {
   return (
     <div className="flex flex-col gap-6">
       {mail === "not-sent" ? (
-        <div role="alert" className="rounded-lg border border-warning/40 bg-warning/10 p-4 text-warning-soft">
-          <p>
+        <div className="flex flex-col gap-3 rounded-lg border border-warning/40 bg-warning/10 p-4">
+          <p role="alert" className="text-warning-soft">
             <Trans>The email with your code could not be sent in time, so do not wait for it. Send a new code.</Trans>
           </p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="resend" />
+            <button type="submit" className={buttonStyles.primary}>
+              <Trans>Send a new code</Trans>
+            </button>
+          </Form>
         </div>
       ) : null}
       <Form method="post" className="flex flex-col gap-3">
@@ -136,7 +142,7 @@ function CodeForm({ mail }: { mail: "on-its-way" | "not-sent" }) {
       <Form method="post">
         <input type="hidden" name="intent" value="start-over" />
         <button type="submit" className={buttonStyles.secondary}>
-          {mail === "not-sent" ? <Trans>Send a new code</Trans> : <Trans>Use another address or send again</Trans>}
+          <Trans>Use another address or send again</Trans>
         </button>
       </Form>
     </div>
@@ -303,7 +309,7 @@ export function OrdersPage({ view, notice }: { view: OrdersView; notice: SignInN
       {signedIn && view.state === "signed-in" ? (
         <SignedIn email={view.email} orders={view.orders} />
       ) : codeForm ? (
-        <CodeForm mail={view.state === "code-sent" ? view.mail : "on-its-way"} />
+        <CodeForm mail={view.state === "code-sent" && notice?.kind !== "code-sent" ? view.mail : "on-its-way"} />
       ) : (
         <EmailForm />
       )}

@@ -177,3 +177,13 @@ export async function revokeBuyerSessions(db: Kysely<Database>, email: string): 
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The address the browser's code `id` was sent to (live or not), for sending a new code without asking it again. */
+export async function signInCodeEmail(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("buyer_sign_in_codes")
+    .select("email")
+    .where("id", "=", hashSecret("code", id))
+    .executeTakeFirst();
+  return row?.email;
+}
