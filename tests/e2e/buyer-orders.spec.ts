@@ -13,8 +13,11 @@ test.describe.configure({ mode: "serial" });
 const root = path.resolve(import.meta.dirname, "../..");
 let server: AppServer;
 
+/** Every address, code, link and key this file handled: none may appear in the server's log. */
+const secrets = new Set<string>();
+
 test.beforeAll(async () => {
-  server = await startAppServer();
+  server = await startAppServer({ env: { LOG_LEVEL: "info" } });
 });
 
 test.afterAll(async () => {
@@ -43,6 +46,8 @@ function insertOrder(email: string, options: { status?: string; key?: string | n
       email,
       options.key === undefined ? `DEMO-${id.slice(0, 8).toUpperCase()}` : options.key,
     );
+    secrets.add(email);
+    if (options.key !== null) secrets.add(options.key ?? `DEMO-${id.slice(0, 8).toUpperCase()}`);
   } finally {
     db.close();
   }
@@ -71,6 +76,9 @@ async function mailTo(browser: Browser, email: string): Promise<{ code: string; 
     }).toPass({ timeout: 10_000 });
     const code = /(\d{6})/.exec(text.replace(email, ""))?.[1] ?? "";
     const link = /(http\S+sign-in=[\w-]+)/.exec(text)?.[1] ?? "";
+    secrets.add(email);
+    secrets.add(code);
+    secrets.add(link.split("sign-in=")[1] ?? email);
     return { code, link, text };
   } finally {
     await page.close();
@@ -403,4 +411,14 @@ test("a code whose mail could not be sent in time is not waited for: the page sa
   await page.getByRole("textbox", { name: "Code from the email" }).fill(code);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});
+
+test("the server's log carries no address, code, link or key of this file, only hashes of addresses", () => {
+  const logs = server.logs();
+  expect(logs).toContain('"msg":"orders sign-in: signed in"');
+  expect(logs).toMatch(/"to":"id:[0-9a-f]{16}"/);
+  // A code is six digits: only as a number of its own, not inside a timestamp.
+  const appears = (secret: string) =>
+    new RegExp(`(?<![0-9A-Za-z])${secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![0-9A-Za-z])`).test(logs);
+  expect([...secrets].filter((secret) => secret.length >= 6 && appears(secret))).toEqual([]);
 });
