@@ -123,6 +123,7 @@ test("with JavaScript: ask for a code, read it in the demo mailbox, sign in, see
   await page.getByRole("button", { name: "Send code" }).click();
   await expect(page.getByRole("status")).toHaveText(ON_ITS_WAY);
   const codeField = page.getByRole("textbox", { name: "Code from the email" });
+  await expect(codeField).toBeFocused();
   await expect(codeField).toHaveAttribute("autocomplete", "one-time-code");
   await expect(codeField).toHaveAttribute("inputmode", "numeric");
   await expectNoAxeViolations(page);
@@ -357,8 +358,10 @@ test("German and Arabic pages, and the mail in the buyer's language", async ({ p
   await expectNoAxeViolations(page);
 });
 
-test("the demo mailbox is there only with the demo checkout and no SMTP server", async () => {
-  expect((await fetch(url("/demo/mailbox"))).status).toBe(200);
+test("the demo mailbox is there only with the demo checkout and no SMTP server", async ({ page }) => {
+  await page.goto(url("/demo/mailbox"));
+  await expect(page.getByRole("heading", { level: 1, name: "Demo mailbox" })).toBeVisible();
+  await expectNoAxeViolations(page);
   const shop = await startAppServer({
     env: {
       CHECKOUT_PROVIDER: "sellauth",

@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { PageHeader } from "~/components/ui/page-header";
@@ -103,7 +103,12 @@ function EmailForm() {
   );
 }
 
-function CodeForm({ mail }: { mail: "on-its-way" | "not-sent" }) {
+function CodeForm({ mail, focus }: { mail: "on-its-way" | "not-sent"; focus: boolean }) {
+  const field = useRef<HTMLInputElement>(null);
+  // The form that sent the code is gone: keyboard and screen reader users land on the field that needs them next.
+  useEffect(() => {
+    if (focus) field.current?.focus();
+  }, [focus]);
   return (
     <div className="flex flex-col gap-6">
       {mail === "not-sent" ? (
@@ -125,6 +130,7 @@ function CodeForm({ mail }: { mail: "on-its-way" | "not-sent" }) {
           <Trans>Code from the email</Trans>
         </label>
         <input
+          ref={field}
           id="orders-code"
           name="code"
           type="text"
@@ -309,7 +315,10 @@ export function OrdersPage({ view, notice }: { view: OrdersView; notice: SignInN
       {signedIn && view.state === "signed-in" ? (
         <SignedIn email={view.email} orders={view.orders} />
       ) : codeForm ? (
-        <CodeForm mail={view.state === "code-sent" && notice?.kind !== "code-sent" ? view.mail : "on-its-way"} />
+        <CodeForm
+          mail={view.state === "code-sent" && notice?.kind !== "code-sent" ? view.mail : "on-its-way"}
+          focus={notice?.kind === "code-sent"}
+        />
       ) : (
         <EmailForm />
       )}
