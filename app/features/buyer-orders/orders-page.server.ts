@@ -30,8 +30,12 @@ import {
   spendSignInLink,
 } from "./sign-in-store.server";
 
-/** Where the buyer's orders come from; tests put a double here, the app the demo or shop source. */
-export const buyerOrderSourceContext = createContext<BuyerOrderSource>(buyerOrderSource());
+/** Where the buyer's orders come from: a test puts a double here; unset, `buyerOrderSource()` (the demo or the shop). */
+export const buyerOrderSourceContext = createContext<BuyerOrderSource | null>(null);
+
+function sourceOf(context: Readonly<RouterContextProvider>): BuyerOrderSource {
+  return context.get(buyerOrderSourceContext) ?? buyerOrderSource();
+}
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -68,7 +72,7 @@ export async function loadOrdersPage(
     const session = cookieValue(cookies, SESSION_COOKIE);
     const email = session ? await buyerSessionEmail(db, session) : undefined;
     if (email) {
-      const orders = await context.get(buyerOrderSourceContext).ordersOf(email);
+      const orders = await sourceOf(context).ordersOf(email);
       return { state: "signed-in", email, orders, notice };
     }
     const pending = cookieValue(cookies, PENDING_CODE_COOKIE);
@@ -172,7 +176,7 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
         email: email.data,
         locale: localeOfRequest(request),
         clientAddress: context.get(clientAddressContext),
-        source: context.get(buyerOrderSourceContext),
+        source: sourceOf(context),
       }),
     );
     if ("limited" in result) {
