@@ -16,6 +16,10 @@ export default [
     route("downloads", "routes/downloads.tsx"),
     ...LEGAL_PAGES.map((page) => route(page.slug, "routes/legal.tsx", { id: legalRouteId(page.slug) })),
     route("purchase/success", "routes/purchase-success.tsx"),
+    // The buyer's orders behind a one-time code (issue 29), and the demo shop's kept mail that carries it.
+    route("orders", "routes/orders.tsx"),
+    route("orders/:id", "routes/order.tsx"),
+    route("demo/mailbox", "routes/demo-mailbox.tsx"),
     // The demo shop's checkout page, in the language of the page the purchase started on.
     route("demo-checkout/:invoiceId", "routes/demo-checkout.tsx"),
     route("*", "routes/not-found.tsx"),

@@ -80,3 +80,33 @@ describe("orders CLI", () => {
     ]);
   });
 });
+
+describe("orders sessions revoke", () => {
+  it("signs an address out of /orders on every browser, and refuses a missing or malformed --email", async () => {
+    const { createBuyerSession, buyerSessionEmail } = await import("~/features/buyer-orders/sign-in-store.server");
+    const database = await createTestDatabase("sqlite");
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const context: CliContext = {
+        db: database.handle.db,
+        products: [],
+        out: (t) => out.push(t),
+        err: (t) => err.push(t),
+      };
+      const a = await createBuyerSession(database.handle.db, { email: "revoke@example.com" });
+      const b = await createBuyerSession(database.handle.db, { email: "revoke@example.com" });
+      const other = await createBuyerSession(database.handle.db, { email: "keep@example.com" });
+      expect(await ordersCommand(["sessions", "revoke", "--email", "Revoke@Example.com"], context)).toBe(0);
+      expect(out.join("\n")).toMatch(/^2 sessions ended for id:[0-9a-f]{16}\.$/);
+      expect(out.join("\n")).not.toContain("revoke@example.com");
+      expect(await buyerSessionEmail(database.handle.db, a)).toBeUndefined();
+      expect(await buyerSessionEmail(database.handle.db, b)).toBeUndefined();
+      expect(await buyerSessionEmail(database.handle.db, other)).toBe("keep@example.com");
+      expect(await ordersCommand(["sessions", "revoke"], context)).toBe(2);
+      expect(await ordersCommand(["sessions", "revoke", "--email", "nope"], context)).toBe(2);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,3 +1,6 @@
+import { emailSchema } from "~/features/buyer-orders/sign-in";
+import { revokeBuyerSessions } from "~/features/buyer-orders/sign-in-store.server";
+import { hashIdentityForLog } from "~/platform/log-identity.server";
 import { formatUsd } from "~/features/catalog/pricing";
 import { ORDER_STATUSES, type OrderStatus } from "~/features/orders/orders";
 import { findOrder, listOrders, listShopNotifications } from "~/features/orders/orders.server";
@@ -8,15 +11,18 @@ export const ORDERS_USAGE = `Usage:
   npm run cli -- orders list [--status pending|completed|failed|refunded] [--limit 100] [--json]
   npm run cli -- orders show <order id> [--json]
   npm run cli -- orders notifications [--unknown] [--limit 100] [--json]
+  npm run cli -- orders sessions revoke --email <address>
 
 Orders written by checkouts (amounts computed by the server) and the shop notifications that changed them.
-"notifications --unknown" lists notifications for invoices no order matched: they are kept, never dropped.`;
+"notifications --unknown" lists notifications for invoices no order matched: they are kept, never dropped.
+"sessions revoke" signs an address out of /orders on every browser (it can sign in again with a new code).`;
 
 /** The flags of this command, besides COMMON_OPTIONS. */
 const ORDERS_OPTIONS = {
   status: { type: "string" },
   limit: { type: "string" },
   unknown: { type: "boolean", default: false },
+  email: { type: "string" },
 } as const;
 
 function productName(products: CliContext["products"], id: number): string {
@@ -112,6 +118,15 @@ export const ordersCommand: CliCommand = async (argv, { db, products, out, err }
         ),
       );
     }
+    return 0;
+  }
+
+  if (action === "sessions") {
+    if (rest[0] !== "revoke" || rest.length !== 1) return fail(`Usage: orders sessions revoke --email <address>`, 2);
+    const email = emailSchema.safeParse(values.email ?? "");
+    if (!email.success) return fail("--email must be one email address", 2);
+    const ended = await revokeBuyerSessions(db, email.data);
+    out(`${ended} session${ended === 1 ? "" : "s"} ended for ${hashIdentityForLog(email.data)}.`);
     return 0;
   }
 

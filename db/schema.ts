@@ -191,6 +191,31 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/** A one-time sign-in code for /orders and its link: only their hashes; dead once used, expired or out of tries. */
+export interface BuyerSignInCodesTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  code_hash: string;
+  link_hash: string;
+  /** The page language the code was asked in: its mail is written in it. */
+  locale: string;
+  /** The mail that carries it (null: the address has no orders, so nothing was sent). */
+  mail_id: string | null;
+  created_at: string;
+  expires_at: string;
+  tries_left: number;
+  used_at: string | null;
+}
+
+/** A signed-in browser at /orders: the hash of its cookie's random id and the address it proved. */
+export interface BuyerSessionsTable {
+  id_hash: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   status_entries: StatusEntriesTable;
   incidents: IncidentsTable;
@@ -207,4 +232,6 @@ export interface Database {
   catalogue_snapshots: CatalogueSnapshotsTable;
   catalogue_sync_requests: CatalogueSyncRequestsTable;
   leases: LeasesTable;
+  buyer_sign_in_codes: BuyerSignInCodesTable;
+  buyer_sessions: BuyerSessionsTable;
 }

@@ -147,7 +147,7 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
   // Pages: shareable ones are served from a short rendered-HTML cache with a fresh nonce each time (docs/decisions/009).
   app.all(
     "/{*splat}",
-    createPageHandler(build, (_req, res) => createLoadContext(String(res.locals.nonce)), {
+    createPageHandler(build, (req, res) => createLoadContext(String(res.locals.nonce), req.ip ?? "unknown"), {
       cacheEnabled: env.NODE_ENV !== "development",
       cacheGeneration: catalogueVersion,
       publicUrl: env.PUBLIC_URL,

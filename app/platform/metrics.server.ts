@@ -151,3 +151,16 @@ export const statusProductStatus = new Gauge({
   labelNames: ["product", "status"] as const,
   registers: [metricsRegistry],
 });
+
+export const signInCodesSent = new Counter({
+  name: "kestrel_sign_in_codes_sent_total",
+  help: "Sign-in codes for /orders mailed (to an address with orders)",
+  registers: [metricsRegistry],
+});
+
+export const signInCodesAccepted = new Counter({
+  name: "kestrel_sign_in_codes_accepted_total",
+  help: "Sign-ins at /orders, by how (code: typed; link: the mail's link)",
+  labelNames: ["via"] as const,
+  registers: [metricsRegistry],
+});

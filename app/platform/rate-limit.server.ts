@@ -28,6 +28,29 @@ function createLimiter({ name, points, durationSeconds }: RateLimitPolicy): Rate
   });
 }
 
+/** A limit spent from code (a page's action) rather than as middleware: `ok`, or how long until the next point. */
+export interface RateLimiter {
+  consume(key: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+}
+
+export function createRateLimiter(policy: RateLimitPolicy): RateLimiter {
+  const limiter = createLimiter(policy);
+  return {
+    async consume(key) {
+      try {
+        await limiter.consume(key);
+        return { ok: true };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes)
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        // A store failure must not lock buyers out: let the request through and say so in the log.
+        logger.warn({ err: rejection, limit: policy.name }, "rate limiter unavailable");
+        return { ok: true };
+      }
+    },
+  };
+}
+
 /**
  * Express middleware that spends one point per request and answers 429 JSON `{error}` with Retry-After when spent.
  * Put it before the route's body parser, so a flood is turned away before any body is read.

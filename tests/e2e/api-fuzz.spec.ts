@@ -158,3 +158,71 @@ for (const route of ROUTES) {
     );
   });
 }
+
+// The buyer's orders pages (issue 29) answer HTML: never a 5xx, never a stack trace, whatever the form or its origin.
+const PAGE_ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string> }> = [
+  {
+    name: "/orders, /orders/:id and /demo/mailbox in every locale",
+    methods: ["GET", "POST", "HEAD"],
+    path: fc
+      .tuple(
+        fc.constantFrom("", "/de", "/ar", "/pt-br"),
+        fc.oneof(
+          fc.constant("/orders"),
+          fc.constant("/demo/mailbox"),
+          fc.string({ maxLength: 60 }).map((id) => `/orders/${encodeURIComponent(id) || "x"}`),
+        ),
+      )
+      .map(([locale, page]) => locale + page),
+  },
+];
+const form = fc.oneof(
+  fc
+    .record(
+      {
+        intent: fc.oneof(fc.constantFrom("send-code", "check-code", "start-over", "sign-out"), fc.string()),
+        email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 300 })),
+        code: fc.oneof(fc.stringMatching(/^\d{5,7}$/), fc.string({ maxLength: 20 })),
+      },
+      { requiredKeys: [] },
+    )
+    .map((fields) => ({ text: new URLSearchParams(fields).toString(), json: false })),
+  body.filter((b) => b !== undefined),
+  fc.integer({ min: 4 * 1024, max: 12 * 1024 }).map((n) => ({ text: `email=${"a".repeat(n)}`, json: false })),
+);
+
+for (const route of PAGE_ROUTES) {
+  test(`fuzzed requests to ${route.methods.join("/")} ${route.name} never get a 5xx`, async () => {
+    test.setTimeout(120_000);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...route.methods),
+        route.path,
+        query,
+        headers,
+        form,
+        fc.constantFrom("same", "none", "foreign"),
+        ipv4,
+        async (method, path, params, hdrs, payload, origin, ip) => {
+          const search = Object.entries(params)
+            .map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("%") ? v : encodeURIComponent(v)}`)
+            .join("&");
+          const requestHeaders: Record<string, string> = { ...hdrs, "x-forwarded-for": ip };
+          if (origin !== "none") requestHeaders.origin = origin === "same" ? server.url : "https://evil.example";
+          if (method !== "POST") delete requestHeaders["content-type"];
+          else requestHeaders["content-type"] ??= "application/x-www-form-urlencoded";
+          const res = await fetch(`${server.url}${path}${search ? `?${search}` : ""}`, {
+            method,
+            headers: requestHeaders,
+            body: method === "POST" ? payload.text : undefined,
+            redirect: "manual",
+          });
+          const text = await res.text();
+          expect(res.status, `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`).toBeLessThan(500);
+          expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+        },
+      ),
+      { numRuns: Math.min(RUNS_PER_ROUTE, 300), endOnFailure: true },
+    );
+  });
+}

@@ -525,12 +525,13 @@ test.describe("footer", () => {
     ]);
 
     const support = column("Support").getByRole("link");
-    await expect(support).toHaveText(["FAQ", /^Community/, "Status", "Reviews"]);
+    await expect(support).toHaveText(["FAQ", /^Community/, "Status", "Reviews", "Your orders"]);
     expect(await support.evaluateAll((els) => els.map((el) => el.getAttribute("href")))).toEqual([
       "/faq",
       COMMUNITY_URL,
       "/status",
       "/reviews",
+      "/orders",
     ]);
     await expect(column("Support").getByRole("link", { name: /^Community/ })).toHaveAttribute(
       "rel",

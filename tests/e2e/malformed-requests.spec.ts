@@ -52,6 +52,15 @@ const CASES = [
     status: 400,
   },
   { name: "DELETE on a page without an action", head: "DELETE /faq HTTP/1.1\r\nHost: localhost", status: 405 },
+  { name: "TRACE on the orders page", head: "TRACE /orders HTTP/1.1\r\nHost: localhost", status: 405 },
+  { name: "a bad Host on the orders page", head: "GET /orders HTTP/1.1\r\nHost: a b", status: 400 },
+  { name: "an order id that does not decode", head: "GET /orders/%E0%A4%A HTTP/1.1\r\nHost: localhost", status: 400 },
+  {
+    name: "an empty POST to the orders page",
+    head: "POST /de/orders HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Length: 0",
+    status: 400,
+  },
+  { name: "DELETE on the demo mailbox", head: "DELETE /demo/mailbox HTTP/1.1\r\nHost: localhost", status: 405 },
 ];
 
 test.describe("requests no handler can read", () => {

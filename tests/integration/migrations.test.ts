@@ -79,6 +79,19 @@ describe("migrations", () => {
       "text_body",
       "to_address",
     ]);
+    expect(schema.buyer_sign_in_codes).toEqual([
+      "code_hash",
+      "created_at",
+      "email",
+      "expires_at",
+      "id",
+      "link_hash",
+      "locale",
+      "mail_id",
+      "tries_left",
+      "used_at",
+    ]);
+    expect(schema.buyer_sessions).toEqual(["created_at", "email", "expires_at", "id_hash"]);
   });
 
   it("produces the same tables and columns on PostgreSQL as on SQLite", async (ctx) => {

@@ -31,6 +31,8 @@ export function englishPagePaths(): string[] {
     "/refund",
     "/dmca",
     "/purchase/success",
+    // Signed out: the address form (the signed-in list and the code form are covered by tests/e2e/buyer-orders.spec.ts).
+    "/orders",
     "/this-page-does-not-exist",
   ];
 }

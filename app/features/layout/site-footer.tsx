@@ -62,6 +62,13 @@ export function SiteFooter({ layout }: { layout: LayoutData }) {
                 <Trans comment="Link to the customer reviews page">Reviews</Trans>
               </PageLink>
             </li>
+            <li>
+              <PageLink to={path("/orders")} className={linkClass}>
+                <Trans comment="Link to the page where a buyer signs in with an emailed code to see their orders">
+                  Your orders
+                </Trans>
+              </PageLink>
+            </li>
           </ul>
         </section>
         <section aria-labelledby="footer-legal">

@@ -80,6 +80,14 @@ export function PurchaseCompleted({ orderId, productName }: PurchaseSuccessProps
           <Trans>Go to Downloads</Trans>
         </Link>
       </div>
+      <p className="mt-6 text-sm text-soft">
+        <Trans>
+          Every order of your email address, with its keys:{" "}
+          <Link to={path("/orders")} className="text-link underline">
+            Your orders
+          </Link>
+        </Trans>
+      </p>
     </div>
   );
 }

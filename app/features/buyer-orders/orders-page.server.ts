@@ -1,0 +1,234 @@
+// What /orders loads and what its forms do: thin routes call these two (issue 29).
+import { createContext, data, redirect, type RouterContextProvider } from "react-router";
+import { localeOfRequest } from "~/features/i18n/locale.server";
+import { localizedPath } from "~/features/i18n/locales";
+import { getDb, pageDatabaseWork } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import { logger } from "~/platform/logger.server";
+import { clientAddressContext } from "~/platform/request-context";
+import type { BuyerOrderSource } from "./buyer-orders";
+import { BuyerOrdersUnavailableError, buyerOrderSource } from "./buyer-orders.server";
+import type { OrdersView as OrdersPageView } from "./orders-page";
+import {
+  CODE_TTL_MS,
+  codeSchema,
+  cookieValue,
+  emailSchema,
+  MAX_FORM_BYTES,
+  PENDING_CODE_COOKIE,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  type SignInNotice,
+} from "./sign-in";
+import { codeMailState, recordSignIn, requestSignInCode } from "./sign-in.server";
+import {
+  buyerSessionEmail,
+  checkSignInCode,
+  createBuyerSession,
+  endBuyerSession,
+  liveSignInCode,
+  signInCodeEmail,
+  spendSignInLink,
+} from "./sign-in-store.server";
+
+/** Where the buyer's orders come from: a test puts a double here; unset, `buyerOrderSource()` (the demo or the shop). */
+export const buyerOrderSourceContext = createContext<BuyerOrderSource | null>(null);
+
+function sourceOf(context: Readonly<RouterContextProvider>): BuyerOrderSource {
+  return context.get(buyerOrderSourceContext) ?? buyerOrderSource();
+}
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+function secureCookies(request: Request): boolean {
+  return new URL(getEnv().PUBLIC_URL).protocol === "https:" || new URL(request.url).protocol === "https:";
+}
+
+function setCookie(request: Request, name: string, value: string, maxAgeMs: number): string {
+  const secure = secureCookies(request) ? "; Secure" : "";
+  return `${name}=${value}; Path=/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function clearCookie(request: Request, name: string): string {
+  return setCookie(request, name, "", 0);
+}
+
+function ordersPath(request: Request): string {
+  return localizedPath("/orders", localeOfRequest(request));
+}
+
+/** The page: signed in (the address's orders), waiting for a code, or the address form. Spends a `?sign-in=` link. */
+export async function loadOrdersPage(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  options: { orderId?: string } = {},
+) {
+  const url = new URL(request.url);
+  const cookies = request.headers.get("Cookie");
+  const link = url.searchParams.get("sign-in");
+  if (link !== null) return pageDatabaseWork(() => spendLink(request, link, cookieValue(cookies, SESSION_COOKIE)));
+  const notice: SignInNotice | null = url.searchParams.get("link") === "expired" ? { kind: "link-expired" } : null;
+  const view = await pageDatabaseWork(async (): Promise<OrdersPageView> => {
+    const { db } = getDb();
+    const session = cookieValue(cookies, SESSION_COOKIE);
+    const email = session ? await buyerSessionEmail(db, session) : undefined;
+    if (email) {
+      const source = sourceOf(context);
+      // The shop cannot be read (no API key, down, busy): the buyer is told to come back, never "no orders".
+      if (source.ordersAvailable === false) return { state: "signed-in", email, orders: [], unavailable: true, notice };
+      try {
+        return { state: "signed-in", email, orders: await source.ordersOf(email), unavailable: false, notice };
+      } catch (error) {
+        if (!(error instanceof BuyerOrdersUnavailableError)) throw error;
+        logger.warn({ err: error.message }, "orders page: the shop's invoices could not be read");
+        return { state: "signed-in", email, orders: [], unavailable: true, notice };
+      }
+    }
+    const pending = cookieValue(cookies, PENDING_CODE_COOKIE);
+    const code = pending ? await liveSignInCode(db, pending) : undefined;
+    if (code) return { state: "code-sent", mail: await codeMailState(code.mailId), notice };
+    return { state: "signed-out", notice };
+  });
+  if (options.orderId !== undefined) {
+    // Only an order of the proven address is ever shown; any other id, or no session, is a page that does not exist.
+    const order = view.state === "signed-in" ? view.orders.find((o) => o.id === options.orderId) : undefined;
+    if (!order) throw data(null, { status: 404, headers: NO_STORE });
+    return data({ view: { ...view, orders: [order] } }, { headers: NO_STORE });
+  }
+  return data({ view }, { headers: NO_STORE });
+}
+
+async function spendLink(request: Request, link: string, earlierSession: string | undefined) {
+  const path = ordersPath(request);
+  const { db } = getDb();
+  const email = /^[A-Za-z0-9_-]{16,128}$/.test(link) ? await spendSignInLink(db, { link }) : undefined;
+  if (!email) return redirect(`${path}?link=expired`, { headers: NO_STORE });
+  const session = await createBuyerSession(db, { email, replacing: earlierSession });
+  recordSignIn("link", email);
+  const headers = new Headers(NO_STORE);
+  headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));
+  headers.append("Set-Cookie", clearCookie(request, PENDING_CODE_COOKIE));
+  return redirect(path, { headers });
+}
+
+/** A state-changing request must come from our own pages: its Origin (or Referer) is this site's. */
+export function isOwnOrigin(request: Request): boolean {
+  const allowed = new Set([new URL(request.url).origin, new URL(getEnv().PUBLIC_URL).origin]);
+  const origin = request.headers.get("Origin");
+  if (origin) return allowed.has(origin);
+  const referer = request.headers.get("Referer");
+  if (!referer) return false;
+  try {
+    return allowed.has(new URL(referer).origin);
+  } catch {
+    return false;
+  }
+}
+
+/** A small urlencoded or multipart form, read at most MAX_FORM_BYTES deep; undefined for anything else. */
+async function readSmallForm(request: Request): Promise<FormData | undefined> {
+  const length = Number(request.headers.get("Content-Length") ?? "0");
+  if (!Number.isFinite(length) || length > MAX_FORM_BYTES || !request.body) return undefined;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_FORM_BYTES) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  try {
+    return await new Response(new Blob(chunks as BlobPart[]), {
+      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
+    }).formData();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A form's answer keeps its own headers (Retry-After on a 429); the page is never stored either way. */
+export function ordersPageHeaders(actionHeaders: Headers, loaderHeaders: Headers): Headers {
+  const headers = new Headers(loaderHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  headers.set("Cache-Control", "no-store");
+  return headers;
+}
+
+function answer(notice: SignInNotice, status: number, headers: HeadersInit = {}) {
+  return data({ notice }, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+/** The page's forms: send-code, check-code, start-over (another address) and sign-out. */
+export async function ordersPageAction(request: Request, context: Readonly<RouterContextProvider>) {
+  if (!isOwnOrigin(request)) return answer({ kind: "forbidden-origin" }, 403);
+  const form = await readSmallForm(request);
+  if (!form) return answer({ kind: "bad-request" }, 400);
+  const intent = form.get("intent");
+  const cookies = request.headers.get("Cookie");
+  const { db } = getDb();
+
+  if (intent === "send-code" || intent === "resend") {
+    // A new code for the address typed, or (resend) for the one this browser's last code went to.
+    const pending = cookieValue(cookies, PENDING_CODE_COOKIE);
+    const earlier =
+      intent === "resend" && pending ? await pageDatabaseWork(() => signInCodeEmail(db, pending)) : undefined;
+    const email = emailSchema.safeParse(intent === "resend" ? (earlier ?? "") : (form.get("email") ?? ""));
+    if (!email.success) return answer({ kind: intent === "resend" ? "code-expired" : "bad-email" }, 400);
+    const result = await pageDatabaseWork(() =>
+      requestSignInCode({
+        email: email.data,
+        locale: localeOfRequest(request),
+        clientAddress: context.get(clientAddressContext),
+        source: sourceOf(context),
+      }),
+    );
+    if ("limited" in result) {
+      const { retryAfterSeconds } = result.limited;
+      return answer({ kind: "too-many", retryAfterSeconds }, 429, { "Retry-After": String(retryAfterSeconds) });
+    }
+    return answer({ kind: "code-sent" }, 200, {
+      "Set-Cookie": setCookie(request, PENDING_CODE_COOKIE, result.sent.id, CODE_TTL_MS),
+    });
+  }
+
+  if (intent === "check-code") {
+    const code = codeSchema.safeParse(form.get("code") ?? "");
+    if (!code.success) return answer({ kind: "bad-code" }, 400);
+    const pending = cookieValue(cookies, PENDING_CODE_COOKIE);
+    if (!pending) return answer({ kind: "code-expired" }, 400);
+    const check = await pageDatabaseWork(() => checkSignInCode(db, { id: pending, code: code.data }));
+    if (!check.ok) {
+      return check.triesLeft > 0
+        ? answer({ kind: "wrong-code", triesLeft: check.triesLeft }, 400)
+        : answer({ kind: "code-expired" }, 400);
+    }
+    const session = await pageDatabaseWork(() =>
+      createBuyerSession(db, { email: check.email, replacing: cookieValue(cookies, SESSION_COOKIE) }),
+    );
+    recordSignIn("code", check.email);
+    const headers = new Headers(NO_STORE);
+    headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));
+    headers.append("Set-Cookie", clearCookie(request, PENDING_CODE_COOKIE));
+    return redirect(ordersPath(request), { status: 303, headers });
+  }
+
+  if (intent === "start-over") {
+    return answer({ kind: "signed-out" }, 200, { "Set-Cookie": clearCookie(request, PENDING_CODE_COOKIE) });
+  }
+
+  if (intent === "sign-out") {
+    const session = cookieValue(cookies, SESSION_COOKIE);
+    if (session) await pageDatabaseWork(() => endBuyerSession(db, session));
+    const headers = new Headers(NO_STORE);
+    headers.append("Set-Cookie", clearCookie(request, SESSION_COOKIE));
+    return redirect(`${ordersPath(request)}`, { status: 303, headers });
+  }
+
+  return answer({ kind: "bad-request" }, 400);
+}
