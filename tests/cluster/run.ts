@@ -14,6 +14,7 @@ import { BUILD_DIR, Checks, Cluster, clientAddressesUsed } from "./cluster";
 import { type Nginx, startNginx } from "./nginx";
 import { postgresRestart } from "./postgres-restart";
 import { startShopEmulator } from "../fakes/shop-emulator";
+import { buyerSignInAcrossInstances } from "./buyer-sign-in";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
 import { shopCatalogue } from "./shop-catalogue";
 import { PROBE_INTERVAL_SECONDS, startProbeTargetRecorder, statusProbes } from "./status-probes";
@@ -83,7 +84,7 @@ async function main(): Promise<number> {
     const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
     const keys = [...clientAddressesUsed].flatMap((address) =>
-      ["support", "checkout", "orderStatus"].map((limit) => `kestrel:rl:${limit}:${address}`),
+      ["support", "checkout", "orderStatus", "orders-sign-in"].map((limit) => `kestrel:rl:${limit}:${address}`),
     );
     for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
     await redis.quit();
@@ -128,6 +129,7 @@ async function main(): Promise<number> {
     shopNotifications({ cluster, balancer: nginx.url, db, secret: secrets.shopWebhookSecret, checks }),
   );
   await scenario("c", () => limitsAcrossInstances({ cluster, balancer: nginx.url, receiver, checks }));
+  await scenario("g", () => buyerSignInAcrossInstances({ cluster, balancer: nginx.url, db, databaseUrl, checks }));
   if (checks.failures.length > before)
     console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
   await cleanUp(firstSet);
