@@ -11,6 +11,7 @@ import {
 import { getContent } from "~/features/content/content.server";
 import { LOCALE_CODES } from "~/features/i18n/locales";
 import { startMailDelivery } from "~/features/mail/mail.server";
+import { startSignInRetention } from "~/features/buyer-orders/retention.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
@@ -56,6 +57,7 @@ export async function boot(): Promise<Env> {
   onShutdown(startReviewsRefresher());
   onShutdown(startSupportDelivery());
   onShutdown(startMailDelivery());
+  onShutdown(startSignInRetention());
   const stopStatusMonitor = startStatusMonitor();
   if (stopStatusMonitor) onShutdown(stopStatusMonitor);
   return env;

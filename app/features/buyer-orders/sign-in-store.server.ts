@@ -187,3 +187,16 @@ export async function signInCodeEmail(db: Kysely<Database>, id: string): Promise
     .executeTakeFirst();
   return row?.email;
 }
+
+/** Deletes codes that died before `codesBefore` (the per-address limit needs only the last 15 minutes) and ended sessions. */
+export async function deleteSpentSignIns(
+  db: Kysely<Database>,
+  { codesBefore, now }: { codesBefore: Date; now: Date },
+): Promise<{ codes: number; sessions: number }> {
+  const codes = await db
+    .deleteFrom("buyer_sign_in_codes")
+    .where("expires_at", "<", codesBefore.toISOString())
+    .executeTakeFirst();
+  const sessions = await db.deleteFrom("buyer_sessions").where("expires_at", "<", now.toISOString()).executeTakeFirst();
+  return { codes: Number(codes.numDeletedRows), sessions: Number(sessions.numDeletedRows) };
+}

@@ -262,3 +262,13 @@ export async function listKeptMail(
     query = query.where((eb) => eb(eb.fn("lower", ["to_address"]), "=", options.to?.trim().toLowerCase() ?? ""));
   return (await query.execute()).map(toMail);
 }
+
+/** Deletes mail that is done with (sent, failed, expired, or kept for the demo mailbox) and older than `before`. */
+export async function deleteFinishedMail(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom("mail_outbox")
+    .where("status", "in", ["sent", "failed", "expired", "kept"])
+    .where("created_at", "<", before.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
