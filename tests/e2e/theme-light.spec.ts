@@ -45,7 +45,7 @@ const sidewaysOverflow = (page: Page) =>
 const MAIN_ROUTES = englishPagePaths().filter((p) => p !== "/this-page-does-not-exist");
 
 test.describe("the light theme", () => {
-  test.describe.configure({ timeout: 90_000 });
+  test.describe.configure({ timeout: 150_000 });
   let app: AppServer;
   let contentDir: string;
 
@@ -159,7 +159,7 @@ test.describe("the light theme", () => {
 });
 
 test.describe("the shipped theme at 360 px", () => {
-  test.describe.configure({ timeout: 90_000 });
+  test.describe.configure({ timeout: 150_000 });
   for (const reducedMotion of ["no-preference", "reduce"] as const) {
     test(`no page scrolls sideways (motion: ${reducedMotion})`, async ({ page }) => {
       await page.emulateMedia({ reducedMotion });
