@@ -4,7 +4,9 @@
 // server's memory; then the catalogue-size section (scripts/lib/bench-catalogue.mjs). Figures go into
 // docs/performance.md by hand, with this command.
 // BENCH_ONLY=catalogue runs the catalogue section alone, BENCH_SKIP_CATALOGUE=1 leaves it out; BENCH_ONLY=shop runs
-// the shop-source section (scripts/lib/bench-shop.mjs) alone, BENCH_SKIP_SHOP=1 leaves it out; BENCH_NO_BUILD=1 uses
+// the shop-source section (scripts/lib/bench-shop.mjs) alone, BENCH_SKIP_SHOP=1 leaves it out; BENCH_ONLY=orders runs
+// the buyer-orders section (scripts/lib/bench-orders.mjs: sign-in code to mail through a real SMTP server, the signed-in
+// /orders page, send-code against the rate limits) alone, BENCH_SKIP_ORDERS=1 leaves it out; BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
 // content/ with it as theme.json and the brand/ folder beside it), on the same build.
 import { spawn, spawnSync } from "node:child_process";
@@ -17,6 +19,7 @@ import { localeOfPath, pathWithoutLocale } from "../app/features/i18n/locales.ts
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
+import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchShop } from "./lib/bench-shop.mjs";
 import {
   BROWSER_HEADERS,
@@ -59,8 +62,8 @@ const LOAD_ROUTES = ["/", "/products", "/product/446894", "/de/product/446894", 
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== "catalogue" && ONLY !== "shop") {
-  console.error(`BENCH_ONLY: "catalogue" or "shop" are the sections that run alone (got "${ONLY}")`);
+if (ONLY !== undefined && ONLY !== "catalogue" && ONLY !== "shop" && ONLY !== "orders") {
+  console.error(`BENCH_ONLY: "catalogue", "shop" or "orders" are the sections that run alone (got "${ONLY}")`);
   process.exit(2);
 }
 
@@ -92,6 +95,8 @@ if (ONLY === undefined) await benchPages();
 if (ONLY === "catalogue" || (ONLY === undefined && !process.env.BENCH_SKIP_CATALOGUE))
   await benchCatalogue({ buildDir: BUILD_DIR });
 if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) await benchShop({ buildDir: BUILD_DIR });
+if (ONLY === "orders" || (ONLY === undefined && !process.env.BENCH_SKIP_ORDERS))
+  await benchOrders({ buildDir: BUILD_DIR });
 
 /** A copy of content/ wearing the theme file `themeFile`, with the brand/ folder beside that file. */
 function contentWithTheme(themeFile) {

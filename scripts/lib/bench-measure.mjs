@@ -53,10 +53,13 @@ export async function rssAfterGc(pid) {
   return rssMb(pid);
 }
 
-/** The bytes of `url`'s response as a browser receives them: encoded body, and headers as sent; and its status. */
-export function documentSize(url) {
+/**
+ * The bytes of `url`'s response as a browser receives them: encoded body, and headers as sent; and its status.
+ * `headers` adds request headers (a session cookie for a signed-in page).
+ */
+export function documentSize(url, headers = {}) {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: BROWSER_HEADERS }, (response) => {
+    const request = http.get(url, { headers: { ...BROWSER_HEADERS, ...headers } }, (response) => {
       let body = 0;
       response.on("data", (chunk) => (body += chunk.length));
       response.on("end", () => {
@@ -87,9 +90,14 @@ export function spread(runs, id, format) {
   return low === high ? format(low) : `${format(median(values))} (${format(low)}–${format(high)})`;
 }
 
-/** One Lighthouse run's figures: scores 0–100, times in ms, bytes. */
-export async function lighthouseRun(chrome, url) {
-  const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+/** One Lighthouse run's figures: scores 0–100, times in ms, bytes; `extraHeaders` go with every request it makes. */
+export async function lighthouseRun(chrome, url, { extraHeaders } = {}) {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: "json",
+    logLevel: "error",
+    ...(extraHeaders ? { extraHeaders } : {}),
+  });
   const { categories, audits } = result.lhr;
   if (result.lhr.runtimeError)
     console.log(`  (${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message})`);
