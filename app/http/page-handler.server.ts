@@ -72,7 +72,14 @@ export function createPageHandler(
       const stored = documentRead ? cache.get(url) : undefined;
       if (stored) return sendCached(req, res, stored);
       const policy = documentRead ? await cachePolicyFor(build, req.path) : "private";
-      if (policy === "private") return await streamed(req, res, next);
+      if (policy === "private") {
+        // A small private page (handle.ownStylesheet) is rendered whole, so it can carry only its own rules too.
+        if (req.method === "GET" && (await wantsOwnStylesheet(build, req.path)))
+          return await sendRendered(res, await renderFetch(privateRenderRequest(req), getLoadContext(req, res)), {
+            withOwnStylesheet: true,
+          });
+        return await streamed(req, res, next);
+      }
       if (req.method === "HEAD") {
         const page = cache.get(url);
         return page ? sendCached(req, res, page) : await streamed(req, res, next);
@@ -106,6 +113,27 @@ function routeTreeOf(server: ServerBuild): RouteObject[] {
     routeTrees.set(server.routes, tree);
   }
   return tree;
+}
+
+/**
+ * Whether a route matching `pathname` asks for its private page to inline only the stylesheet rules it uses
+ * (`handle.ownStylesheet`: rendered whole instead of streamed), as cached pages do (docs/decisions/013).
+ */
+async function wantsOwnStylesheet(build: Build, pathname: string): Promise<boolean> {
+  const server = typeof build === "function" ? await build() : build;
+  const matches = matchRoutes(routeTreeOf(server), pathname, server.basename) ?? [];
+  return matches.some(
+    (match) =>
+      (server.routes[match.route.id as string]?.module.handle as { ownStylesheet?: boolean } | undefined)
+        ?.ownStylesheet === true,
+  );
+}
+
+/** The caller's own request, cookies and all, as React Router's adapter would make it. */
+function privateRenderRequest(req: express.Request): Request {
+  return new Request(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), {
+    headers: createHeaders(req),
+  });
 }
 
 /** The cache policy the routes matching `pathname` declare. */
@@ -156,12 +184,18 @@ export function sharedRenderRequest(req: express.Request, origin: string): Reque
  * The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. Not with
  * node-fetch-server's `sendResponse`, which changes the status line and drops Content-Length (docs/decisions/016).
  */
-async function sendRendered(res: express.Response, response: Response) {
+async function sendRendered(res: express.Response, response: Response, { withOwnStylesheet = false } = {}) {
   res.status(response.status);
   // Its headers replace the site-wide ones of the same name (X-Frame-Options), as the adapter's do once those are cleared.
   for (const [name, value] of response.headers) {
     if (name === "set-cookie") res.append(name, value);
     else res.set(name, value);
+  }
+  if (withOwnStylesheet && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+    const html = withPageStylesheet(await response.text());
+    res.set("Content-Length", String(Buffer.byteLength(html)));
+    res.end(html);
+    return;
   }
   res.end(Buffer.from(await response.arrayBuffer()));
 }

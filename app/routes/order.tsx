@@ -6,6 +6,9 @@ import { translatorFor } from "~/features/i18n/translator";
 import { pageMeta } from "~/features/layout/page-meta";
 import type { Route } from "./+types/order";
 
+// Private, like /orders: rendered whole with only its own stylesheet rules (docs/decisions/013).
+export const handle = { ownStylesheet: true };
+
 export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
   ordersPageHeaders(actionHeaders, loaderHeaders);
 

@@ -6,7 +6,9 @@ import { translatorFor } from "~/features/i18n/translator";
 import { pageMeta } from "~/features/layout/page-meta";
 import type { Route } from "./+types/orders";
 
-// Private: no handle.cache, so never stored anywhere (Cache-Control: no-store).
+// Private: no handle.cache, so never stored anywhere (Cache-Control: no-store); small enough to render whole, so it
+// inlines only the stylesheet rules it uses and fits a new connection's first round trip (docs/decisions/013).
+export const handle = { ownStylesheet: true };
 export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
   ordersPageHeaders(actionHeaders, loaderHeaders);
 

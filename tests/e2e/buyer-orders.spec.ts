@@ -150,6 +150,10 @@ test("with JavaScript: ask for a code, read it in the demo mailbox, sign in, see
   await expectNoAxeViolations(page);
   const response = await page.request.get(url("/orders"));
   expect(response.headers()["cache-control"]).toBe("no-store");
+  // The signed-in page carries only its own stylesheet rules, the whole sheet coming after the first paint.
+  const inline = await response.text();
+  expect(inline).toMatch(/<style id="site-css"[^>]* data-whole-stylesheet="\/assets\/site-[\w-]{12}\.css">/);
+  expect(inline).toContain("Sign out");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("button", { name: "Send code" })).toBeVisible();
   await page.reload();
