@@ -160,6 +160,40 @@ test("with JavaScript: ask for a code, read it in the demo mailbox, sign in, see
   await expect(page.getByRole("button", { name: "Send code" })).toBeVisible();
 });
 
+test("a demo purchase with an email, then Your orders, the code from the demo mailbox, and the order with its demo key", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const email = uniqueAddress("buyer");
+  await page.goto(url("/product/446894?duration=lifetime"));
+  const purchase = page.getByRole("button", { name: "Purchase Now" });
+  await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 45_000 });
+  await purchase.click();
+  const frame = page.frameLocator('iframe[title^="Secure checkout"]');
+  await frame.getByRole("textbox", { name: "Email address" }).fill(email);
+  await frame.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page).toHaveURL(/\/purchase\/success\?order_id=/, { timeout: 15_000 });
+  await page.getByRole("link", { name: "Your orders" }).first().click();
+  await expect(page).toHaveURL(url("/orders"));
+  await page.getByRole("textbox", { name: "Email address" }).fill(email);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page.getByText(ON_ITS_WAY)).toBeVisible();
+  const { code } = await mailTo(browser, email);
+  await page.getByRole("textbox", { name: "Code from the email" }).fill(code);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2 }) });
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText("Kestrel Studio · Lifetime");
+  await expect(card).toContainText("$299.93");
+  await expect(card).toContainText("Paid");
+  const key = (await card.textContent())?.match(/KESTREL(?:-[A-Z0-9]{4}){4}/)?.[0] ?? "";
+  expect(key).not.toBe("");
+  secrets.add(key);
+  await expect(card.getByRole("button", { name: "Copy key" })).toBeVisible();
+  await expect(card.getByRole("link", { name: "Invoice at the shop" })).toHaveAttribute("href", /^\/demo-checkout\//);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
