@@ -16,7 +16,7 @@ export const DB_USAGE = `Usage:
 Moves a shop's data between databases (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) as JSON Lines, one row
 per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows and their
 recorded history, incidents with their updates and the reviews cache are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
-catalogue) and the mail outbox (codes and links that expire) are not.
+catalogue), the mail outbox (codes and links that expire) and the buyers' sign-in codes and sessions are not.
 "import" keeps ids and runs in one transaction into an empty database; --replace deletes what the target holds first.
 "backup" writes an online copy of the SQLite database (VACUUM INTO); on PostgreSQL use pg_dump.`;
 
@@ -46,6 +46,9 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "leases",
   "status_probes",
   "mail_outbox",
+  // Sign-in codes (10 minutes) and sessions (24 hours) of /orders: a moved shop's buyers sign in again.
+  "buyer_sign_in_codes",
+  "buyer_sessions",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;
