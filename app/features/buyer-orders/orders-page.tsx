@@ -175,12 +175,12 @@ function CopyButton({ value, label }: { value: string; label: string }) {
   const [hydrated, setHydrated] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => setHydrated(true), []);
-  if (!hydrated) return null;
+  // Drawn from the start but unseen until it can copy, so its arrival moves nothing on the page (CLS 0).
   return (
     <button
       type="button"
       aria-label={label}
-      className={buttonStyles.secondary}
+      className={`${buttonStyles.secondary} ${hydrated ? "" : "invisible"}`}
       onClick={() => {
         void navigator.clipboard?.writeText(value).then(() => setCopied(true));
       }}
