@@ -156,8 +156,8 @@ test.describe("a product page in German", () => {
     await expect(page).toHaveURL(new RegExp(`/de/purchase/success\\?order_id=${orderId}$`));
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" })).toBeVisible();
-    // Once the order is read as paid, the way on stays in German.
-    await expect.poll(() => siteLinks(page)).toEqual(["/de/products", "/de/downloads"]);
+    // Once the order is read as paid, the way on (and to Your orders) stays in German.
+    await expect.poll(() => siteLinks(page)).toEqual(["/de/products", "/de/downloads", "/de/orders"]);
 
     // The paid invoice's page, opened on its own, is German and leads to the German order page.
     await page.goto(url);
@@ -213,7 +213,7 @@ test.describe("a product page in German", () => {
   test("/de/purchase/success names the product in German and links under /de/", async ({ page }) => {
     await page.goto(`/de/purchase/success?product_id=${STUDIO}`);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
-    expect(await siteLinks(page)).toEqual(["/de/products", "/de/downloads"]);
+    expect(await siteLinks(page)).toEqual(["/de/products", "/de/downloads", "/de/orders"]);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/de\/purchase\/success$/);
   });
 });
