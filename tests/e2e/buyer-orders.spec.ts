@@ -8,7 +8,8 @@ import { type AppServer, startAppServer } from "../support/app-server";
 import { test } from "../support/own-client-address";
 
 // The buyer's orders behind a one-time code (issue 29), read from the demo mailbox; one server and database here.
-test.describe.configure({ mode: "serial" });
+// Each test walks several pages with axe checks and mail round trips: on a loaded machine that outlasts 30 s.
+test.describe.configure({ mode: "serial", timeout: 60_000 });
 
 const root = path.resolve(import.meta.dirname, "../..");
 let server: AppServer;
