@@ -93,6 +93,8 @@ test.describe("a connected shop's catalogue", () => {
   test("a product's own images, in each shape the shop sends them, on its page, its card and its social image", async ({
     page,
   }) => {
+    // Four resyncs of the shop, each read on two pages: ~28 s on an idle machine.
+    test.setTimeout(120_000);
     const cspViolations: string[] = [];
     page.on("console", (message) => {
       if (/Content[- ]Security[- ]Policy/i.test(message.text())) cspViolations.push(message.text());
