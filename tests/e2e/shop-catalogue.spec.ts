@@ -246,7 +246,8 @@ test.describe("a connected shop's catalogue", () => {
           await page.goto(`${app.url}/product/${SANDBOX}?duration=3-days`);
           return duration(page, /^3 Days/).isDisabled();
         },
-        { timeout: 5_000, intervals: [250] },
+        // The refusal asks for a resync, which waits its turn behind the images walk's resyncs before it.
+        { timeout: 15_000, intervals: [250] },
       )
       .toBe(true);
   });
