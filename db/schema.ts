@@ -234,4 +234,61 @@ export interface Database {
   leases: LeasesTable;
   buyer_sign_in_codes: BuyerSignInCodesTable;
   buyer_sessions: BuyerSessionsTable;
+  support_conversations: SupportConversationsTable;
+  support_conversation_messages: SupportConversationMessagesTable;
+}
+
+/** A support request's conversation (issue 30): the visitor reads it by the token whose hash is kept here. */
+export interface SupportConversationsTable {
+  id: string;
+  /** SHA-256 of the visitor's token (cookie and private link); the token itself is never stored. */
+  token_hash: string;
+  /** The support_requests row that opened it. */
+  request_id: string;
+  category: string;
+  /** The visitor's language: their reply emails and the conversation page's default. */
+  locale: string;
+  /** The last answer when it is an email address: where the private link and unseen replies go. */
+  visitor_email: string | null;
+  status: "open" | "resolved";
+  /** Where the request was posted by the bot (null: no bot, or not posted yet). */
+  channel_id: string | null;
+  thread_id: string | null;
+  /** The newest thread message already read (relayed or skipped): the `after` of the next read. */
+  last_relayed_message_id: string | null;
+  /** When the reader looks at the thread next (null: not read, no thread yet or resolved). */
+  next_read_at: string | null;
+  /** The last time the visitor had the conversation open or wrote in it. */
+  visitor_active_at: string;
+  /** The highest `seq` the visitor's page has shown. */
+  visitor_seen_seq: number;
+  last_message_at: string;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+/** One line of a conversation: the questionnaire, the visitor's messages and the team's replies. */
+export interface SupportConversationMessagesTable {
+  conversation_id: string;
+  /** 1, 2, 3 … within the conversation: the event id a reconnecting stream replays after. */
+  seq: number;
+  id: string;
+  author: "visitor" | "team" | "system";
+  /** The replier's display name (team), null otherwise. */
+  author_name: string | null;
+  body: string;
+  /** The Discord message a team reply came from: relayed once, whatever happens. */
+  discord_message_id: string | null;
+  created_at: string;
+  /** A visitor's message on its way into the thread (null for the other authors and the questionnaire). */
+  delivery_status: "pending" | "delivered" | "failed" | "no_channel" | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  first_failed_at: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  /** A team reply the visitor did not see in time: when it went out in an email. */
+  emailed_at: string | null;
 }

@@ -14,6 +14,7 @@ import * as m010 from "./010_support_request_locale";
 import * as m011 from "./011_mail_outbox";
 import * as m012 from "./012_buyer_orders";
 import * as m013 from "./013_buyer_sign_in";
+import * as m014 from "./014_support_conversations";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "011_mail_outbox": m011,
   "012_buyer_orders": m012,
   "013_buyer_sign_in": m013,
+  "014_support_conversations": m014,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

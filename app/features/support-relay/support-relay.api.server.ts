@@ -3,6 +3,7 @@ import { verifyPayloadOnce } from "~/features/captcha/captcha.server";
 import { supportRequestSchema } from "~/features/support-chat/support-chat";
 import { jsonBody } from "~/platform/json-body.server";
 import { rateLimit } from "~/platform/rate-limit.server";
+import { conversationCookie, conversationLink } from "~/features/support-conversation/support-conversation.server";
 import { acceptSupportRequest } from "./support-relay.server";
 
 const CAPTCHA_ERRORS = {
@@ -37,8 +38,15 @@ export function createSupportChatApi() {
       res.status(403).json({ error: CAPTCHA_ERRORS[verdict.reason] });
       return;
     }
-    const request = await acceptSupportRequest(parsed.data);
-    res.status(202).json({ id: request.id, status: request.deliveryStatus });
+    const { request, conversation, token } = await acceptSupportRequest(parsed.data);
+    // The conversation is this browser's from now on (HttpOnly cookie); the link opens it on any other.
+    res.append("Set-Cookie", conversationCookie(token, req.secure));
+    res.set("Cache-Control", "no-store");
+    res.status(202).json({
+      id: request.id,
+      status: request.deliveryStatus,
+      conversation: { id: conversation.id, link: conversationLink(token, parsed.data.locale) },
+    });
   });
   return router;
 }

@@ -1,6 +1,12 @@
 // The running app's support relay: stores accepted requests and runs one delivery worker per process.
 import type { Kysely } from "kysely";
 import type { SupportRequestInput } from "~/features/support-chat/support-chat";
+import { openConversation } from "~/features/support-conversation/conversation-store.server";
+import {
+  botConfigured,
+  questionnaireLines,
+  visitorEmailFrom,
+} from "~/features/support-conversation/support-conversation.server";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
@@ -25,13 +31,28 @@ import { insertSupportRequest, requeueSupportRequests } from "./support-outbox.s
 
 let worker: DeliveryWorker | undefined;
 
-/** Stores the request (the outbox) and wakes the worker; once this resolves the request cannot be lost. */
+/**
+ * Stores the request (the outbox) with its conversation in one transaction and wakes the worker; once this resolves
+ * the request cannot be lost. Returns the conversation's token, which only the visitor's browser gets.
+ */
 export async function acceptSupportRequest(input: Pick<SupportRequestInput, "category" | "answers" | "locale">) {
-  const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined;
-  const request = await insertSupportRequest(getDb().db, input, { channelConfigured });
+  const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined || botConfigured();
+  const { request, opened } = await getDb()
+    .db.transaction()
+    .execute(async (trx) => {
+      const request = await insertSupportRequest(trx, input, { channelConfigured });
+      const opened = await openConversation(trx, {
+        requestId: request.id,
+        category: input.category,
+        locale: input.locale ?? "en",
+        visitorEmail: visitorEmailFrom(input.answers),
+        lines: questionnaireLines(input.category, input.answers),
+      });
+      return { request, opened };
+    });
   if (!channelConfigured) supportDeliveryAttempts.inc({ outcome: "no_channel" });
   worker?.kick();
-  return request;
+  return { request, conversation: opened.conversation, token: opened.token };
 }
 
 /**

@@ -1,0 +1,282 @@
+// Conversations in the database: opened with their request, read by token hash, messages numbered per conversation.
+import crypto from "node:crypto";
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { Database, SupportConversationMessagesTable, SupportConversationsTable } from "../../../db/schema";
+import type { ConversationMessage } from "./support-conversation";
+
+export type ConversationRow = Selectable<SupportConversationsTable>;
+export type ConversationMessageRow = Selectable<SupportConversationMessagesTable>;
+type Db = Kysely<Database>;
+
+/** 32 random bytes, URL-safe: the cookie's value and the private link's key. */
+export function newConversationToken(): string {
+  return crypto.randomBytes(32).toString("base64url");
+}
+
+/** SHA-256 of a token: what the database keeps and looks up. */
+export function hashConversationToken(token: string): string {
+  return crypto.createHash("sha256").update(`kestrel-support-conversation:${token}`).digest("hex");
+}
+
+/** A token as a browser may send it: the shape newConversationToken makes, nothing else is looked up. */
+export function isPlausibleToken(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value);
+}
+
+export function toConversationMessage(row: ConversationMessageRow): ConversationMessage {
+  return {
+    seq: Number(row.seq),
+    author: row.author,
+    authorName: row.author_name,
+    body: row.body,
+    createdAt: row.created_at,
+  };
+}
+
+export interface NewMessage {
+  author: ConversationMessageRow["author"];
+  body: string;
+  authorName?: string | null;
+  /** A team reply's Discord message id: a second insert of the same id is skipped (relayed once). */
+  discordMessageId?: string | null;
+  /** A visitor's message on its way into the thread; null for what needs no delivery. */
+  deliveryStatus?: ConversationMessageRow["delivery_status"];
+}
+
+/**
+ * Appends one message with the next `seq` of its conversation. Two writers racing for the same `seq` (a visitor's
+ * message and a team reply on two instances) collide on the primary key and the loser takes the next one, so a reader
+ * never sees a later `seq` before an earlier one is committed. Returns undefined when the Discord message was relayed
+ * already.
+ */
+export async function appendConversationMessage(
+  db: Db,
+  conversationId: string,
+  message: NewMessage,
+  now = new Date(),
+): Promise<ConversationMessageRow | undefined> {
+  const at = now.toISOString();
+  for (let attempt = 0; ; attempt++) {
+    if (message.discordMessageId) {
+      const seen = await db
+        .selectFrom("support_conversation_messages")
+        .select("seq")
+        .where("discord_message_id", "=", message.discordMessageId)
+        .executeTakeFirst();
+      if (seen) return undefined;
+    }
+    const last = await db
+      .selectFrom("support_conversation_messages")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .where("conversation_id", "=", conversationId)
+      .executeTakeFirst();
+    const row: ConversationMessageRow = {
+      conversation_id: conversationId,
+      seq: Number(last?.seq ?? 0) + 1,
+      id: crypto.randomUUID(),
+      author: message.author,
+      author_name: message.authorName ?? null,
+      body: message.body,
+      discord_message_id: message.discordMessageId ?? null,
+      created_at: at,
+      delivery_status: message.deliveryStatus ?? null,
+      attempts: 0,
+      next_attempt_at: message.deliveryStatus === "pending" ? at : null,
+      first_failed_at: null,
+      last_error: null,
+      delivered_at: null,
+      claimed_by: null,
+      claimed_until: null,
+      emailed_at: null,
+    };
+    try {
+      await db.insertInto("support_conversation_messages").values(row).execute();
+    } catch (error) {
+      if (attempt < 5 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+    const touch: Partial<ConversationRow> = { last_message_at: at };
+    if (message.author === "visitor") touch.visitor_active_at = at;
+    await db.updateTable("support_conversations").set(touch).where("id", "=", conversationId).execute();
+    return row;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; errcode?: number; message?: string };
+  return e?.code === "23505" || /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(String(e?.message ?? e?.code ?? ""));
+}
+
+export interface OpenedConversation {
+  conversation: ConversationRow;
+  /** Given to the browser once (cookie and link); only its hash is stored. */
+  token: string;
+}
+
+/**
+ * Opens the conversation of a stored request, with the questionnaire as its first messages (our lines in English,
+ * translated where shown): greeting, the chosen category, each question and its answer, and the closing message.
+ * Run it in the request's transaction, so a request never exists without its conversation.
+ */
+export async function openConversation(
+  db: Db,
+  input: {
+    requestId: string;
+    category: string;
+    locale: string;
+    visitorEmail: string | null;
+    lines: ReadonlyArray<{ author: "visitor" | "system"; body: string }>;
+  },
+  now = new Date(),
+): Promise<OpenedConversation> {
+  const token = newConversationToken();
+  const at = now.toISOString();
+  const conversation: ConversationRow = {
+    id: crypto.randomUUID(),
+    token_hash: hashConversationToken(token),
+    request_id: input.requestId,
+    category: input.category,
+    locale: input.locale,
+    visitor_email: input.visitorEmail,
+    status: "open",
+    channel_id: null,
+    thread_id: null,
+    last_relayed_message_id: null,
+    next_read_at: null,
+    visitor_active_at: at,
+    visitor_seen_seq: input.lines.length,
+    last_message_at: at,
+    created_at: at,
+    resolved_at: null,
+  };
+  await db.insertInto("support_conversations").values(conversation).execute();
+  if (input.lines.length > 0)
+    await db
+      .insertInto("support_conversation_messages")
+      .values(
+        input.lines.map(
+          (line, i): ConversationMessageRow => ({
+            conversation_id: conversation.id,
+            seq: i + 1,
+            id: crypto.randomUUID(),
+            author: line.author,
+            author_name: null,
+            body: line.body,
+            discord_message_id: null,
+            created_at: at,
+            delivery_status: null,
+            attempts: 0,
+            next_attempt_at: null,
+            first_failed_at: null,
+            last_error: null,
+            delivered_at: null,
+            claimed_by: null,
+            claimed_until: null,
+            emailed_at: null,
+          }),
+        ),
+      )
+      .execute();
+  return { conversation, token };
+}
+
+export async function findConversationByToken(db: Db, token: unknown): Promise<ConversationRow | undefined> {
+  if (!isPlausibleToken(token)) return undefined;
+  return db
+    .selectFrom("support_conversations")
+    .selectAll()
+    .where("token_hash", "=", hashConversationToken(token))
+    .executeTakeFirst();
+}
+
+export async function findConversation(db: Db, id: string): Promise<ConversationRow | undefined> {
+  return db.selectFrom("support_conversations").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function findConversationByRequest(db: Db, requestId: string): Promise<ConversationRow | undefined> {
+  return db.selectFrom("support_conversations").selectAll().where("request_id", "=", requestId).executeTakeFirst();
+}
+
+/** Messages after `afterSeq`, oldest first. */
+export async function conversationMessages(
+  db: Db,
+  conversationId: string,
+  afterSeq = 0,
+  limit = 1000,
+): Promise<ConversationMessage[]> {
+  const rows = await db
+    .selectFrom("support_conversation_messages")
+    .selectAll()
+    .where("conversation_id", "=", conversationId)
+    .where("seq", ">", afterSeq)
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  return rows.map(toConversationMessage);
+}
+
+/** The newest `seq` of each conversation asked about (a stream hub's check for what is new). */
+export async function latestSeqs(db: Db, conversationIds: readonly string[]): Promise<Map<string, number>> {
+  const latest = new Map<string, number>();
+  for (let i = 0; i < conversationIds.length; i += 500) {
+    const rows = await db
+      .selectFrom("support_conversation_messages")
+      .select(["conversation_id", (eb) => eb.fn.max("seq").as("seq")])
+      .where("conversation_id", "in", conversationIds.slice(i, i + 500))
+      .groupBy("conversation_id")
+      .execute();
+    for (const row of rows) latest.set(row.conversation_id, Number(row.seq));
+  }
+  return latest;
+}
+
+/** The visitor's page showed everything up to `seq` (or is simply open): they are present now. */
+export async function markVisitorPresent(
+  db: Db,
+  conversationId: string,
+  seenSeq: number | undefined,
+  now = new Date(),
+) {
+  const at = now.toISOString();
+  const set =
+    seenSeq === undefined
+      ? { visitor_active_at: at }
+      : {
+          visitor_active_at: at,
+          visitor_seen_seq: sql<number>`CASE WHEN visitor_seen_seq < ${seenSeq} THEN ${seenSeq} ELSE visitor_seen_seq END`,
+        };
+  await db.updateTable("support_conversations").set(set).where("id", "=", conversationId).execute();
+}
+
+/** The team resolved it: it says so and stops being read. Returns false when it was resolved already. */
+export async function resolveConversation(db: Db, conversationId: string, now = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable("support_conversations")
+    .set({ status: "resolved", resolved_at: now.toISOString(), next_read_at: null })
+    .where("id", "=", conversationId)
+    .where("status", "=", "open")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Open conversations, newest activity first: the operator's list. */
+export async function listOpenConversations(db: Db, limit = 100): Promise<ConversationRow[]> {
+  return db
+    .selectFrom("support_conversations")
+    .selectAll()
+    .where("status", "=", "open")
+    .orderBy("last_message_at", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** A signed-in buyer's conversations (the address they gave as their last answer), newest first. */
+export async function conversationsForEmail(db: Db, email: string, limit = 50): Promise<ConversationRow[]> {
+  return db
+    .selectFrom("support_conversations")
+    .selectAll()
+    .where("visitor_email", "=", email.toLowerCase())
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+}

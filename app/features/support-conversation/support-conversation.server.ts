@@ -1,0 +1,137 @@
+// The running app's conversations: opened with each request, written to by the visitor and the team, read by pages.
+import type { Kysely } from "kysely";
+import { emailSchema } from "~/features/buyer-orders/sign-in";
+import { DEFAULT_LOCALE, isLocale, type Locale, localizedPath } from "~/features/i18n/locales";
+import {
+  CLOSING_MESSAGES,
+  GREETING,
+  SUPPORT_QUESTIONS,
+  type SupportCategory,
+} from "~/features/support-chat/support-chat";
+import { getDb } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import type { Database } from "../../../db/schema";
+import { ringConversation } from "./conversation-doorbell.server";
+import {
+  appendConversationMessage,
+  type ConversationMessageRow,
+  type ConversationRow,
+  conversationMessages,
+  toConversationMessage,
+} from "./conversation-store.server";
+import {
+  CONVERSATION_COOKIE,
+  CONVERSATION_COOKIE_MAX_AGE_S,
+  CONVERSATION_PATH,
+  type ConversationMessage,
+  type ConversationView,
+  LINK_TOKEN_PARAM,
+} from "./support-conversation";
+
+/** The questionnaire as the conversation's first lines: our lines in English (translated where shown). */
+export function questionnaireLines(category: SupportCategory, answers: readonly string[]) {
+  const lines: Array<{ author: "visitor" | "system"; body: string }> = [
+    { author: "system", body: GREETING },
+    { author: "visitor", body: category },
+  ];
+  SUPPORT_QUESTIONS[category].forEach((question, i) => {
+    lines.push({ author: "system", body: question });
+    lines.push({ author: "visitor", body: answers[i] ?? "" });
+  });
+  lines.push({ author: "system", body: CLOSING_MESSAGES[category] });
+  return lines;
+}
+
+/** The last answer when it is an email address (lower-cased), else null: a chat username is not mailed. */
+export function visitorEmailFrom(answers: readonly string[]): string | null {
+  const parsed = emailSchema.safeParse(answers.at(-1) ?? "");
+  return parsed.success ? parsed.data : null;
+}
+
+/** Whether the Discord bot posts requests and visitor messages into threads (else they stay one-way or kept). */
+export function botConfigured(): boolean {
+  return getEnv().DISCORD_BOT_TOKEN !== undefined;
+}
+
+/** What can stop team replies from reaching the page: set by the reply reader when the bot cannot read its threads. */
+let repliesBlockedBy: string | null = null;
+export function setRepliesBlocked(reason: string | null) {
+  repliesBlockedBy = reason;
+}
+export function repliesLive(): boolean {
+  return repliesBlockedBy === null;
+}
+
+/** Woken when a visitor's message waits for its post into the thread (the relay worker registers here). */
+let visitorMessageListener: (() => void) | undefined;
+export function onVisitorMessageQueued(listener: (() => void) | undefined) {
+  visitorMessageListener = listener;
+}
+
+/**
+ * Stores a visitor's message (the outbox of the thread): once this resolves it is durable and will be posted into
+ * the thread once, or kept as `no_channel` when no bot posts threads.
+ */
+export async function addVisitorMessage(
+  conversation: Pick<ConversationRow, "id">,
+  text: string,
+  db: Kysely<Database> = getDb().db,
+  now = new Date(),
+): Promise<ConversationMessage> {
+  const row = await appendConversationMessage(
+    db,
+    conversation.id,
+    { author: "visitor", body: text, deliveryStatus: botConfigured() ? "pending" : "no_channel" },
+    now,
+  );
+  if (!row) throw new Error("a visitor's message was not stored");
+  ringConversation(conversation.id);
+  visitorMessageListener?.();
+  return toConversationMessage(row);
+}
+
+/**
+ * Stores a team reply (from the thread or the operator's CLI) and rings the doorbell. A Discord message already
+ * relayed is skipped: undefined.
+ */
+export async function addTeamReply(
+  db: Kysely<Database>,
+  conversationId: string,
+  reply: { authorName: string; body: string; discordMessageId?: string },
+  now = new Date(),
+): Promise<ConversationMessageRow | undefined> {
+  const row = await appendConversationMessage(
+    db,
+    conversationId,
+    { author: "team", authorName: reply.authorName, body: reply.body, discordMessageId: reply.discordMessageId },
+    now,
+  );
+  if (row) ringConversation(conversationId);
+  return row;
+}
+
+/** The conversation as pages and the API show it. */
+export async function conversationView(
+  conversation: ConversationRow,
+  db: Kysely<Database> = getDb().db,
+): Promise<ConversationView> {
+  return {
+    id: conversation.id,
+    category: conversation.category,
+    status: conversation.status,
+    repliesLive: repliesLive(),
+    messages: await conversationMessages(db, conversation.id),
+  };
+}
+
+/** The Set-Cookie value that binds the conversation to this browser (Secure when the shop is served over https). */
+export function conversationCookie(token: string, requestIsHttps: boolean): string {
+  const secure = requestIsHttps || new URL(getEnv().PUBLIC_URL).protocol === "https:" ? "; Secure" : "";
+  return `${CONVERSATION_COOKIE}=${token}; Path=/; Max-Age=${CONVERSATION_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** The private link: opens the conversation on any browser (the server swaps the key for the cookie). */
+export function conversationLink(token: string, locale: string | null | undefined): string {
+  const path = localizedPath(CONVERSATION_PATH, isLocale(locale ?? undefined) ? (locale as Locale) : DEFAULT_LOCALE);
+  return `${new URL(getEnv().PUBLIC_URL).origin}${path}?${LINK_TOKEN_PARAM}=${token}`;
+}
