@@ -236,13 +236,12 @@ export interface Database {
   buyer_sessions: BuyerSessionsTable;
   support_conversations: SupportConversationsTable;
   support_conversation_messages: SupportConversationMessagesTable;
+  support_conversation_keys: SupportConversationKeysTable;
 }
 
-/** A support request's conversation (issue 30): the visitor reads it by the token whose hash is kept here. */
+/** A support request's conversation (issue 30): the visitor reads it with a key (support_conversation_keys). */
 export interface SupportConversationsTable {
   id: string;
-  /** SHA-256 of the visitor's token (cookie and private link); the token itself is never stored. */
-  token_hash: string;
   /** The support_requests row that opened it. */
   request_id: string;
   category: string;
@@ -291,4 +290,15 @@ export interface SupportConversationMessagesTable {
   claimed_until: string | null;
   /** A team reply the visitor did not see in time: when it went out in an email. */
   emailed_at: string | null;
+}
+
+/**
+ * A key to a conversation, stored as its SHA-256: `browser` keys are cookie values (HttpOnly), `link` keys open the
+ * conversation from a private link and are swapped for a new browser key.
+ */
+export interface SupportConversationKeysTable {
+  key_hash: string;
+  conversation_id: string;
+  purpose: "browser" | "link";
+  created_at: string;
 }

@@ -1,13 +1,13 @@
 import { type Kysely, sql } from "kysely";
 
 // Support that answers back (issue 30): each request becomes a conversation the visitor reads at
-// /support/conversation, bound to the browser by a random token stored only as its hash. Messages are numbered per
+// /support/conversation. Its keys are random tokens stored only as hashes: a browser's (the cookie) and a link's
+// (the private link, in the closing message and in mails), any number of each. Messages are numbered per
 // conversation (`seq`, the event id a reconnecting stream replays from); a visitor's message waits here for its post
 // into the Discord thread like a request does in support_requests.
 export async function up(db: Kysely<unknown>) {
   await sql`CREATE TABLE support_conversations (
     id TEXT PRIMARY KEY,
-    token_hash TEXT NOT NULL UNIQUE,
     request_id TEXT NOT NULL UNIQUE,
     category TEXT NOT NULL,
     locale TEXT NOT NULL,
@@ -25,6 +25,15 @@ export async function up(db: Kysely<unknown>) {
   )`.execute(db);
   await sql`CREATE INDEX support_conversations_reading ON support_conversations (status, next_read_at)`.execute(db);
   await sql`CREATE INDEX support_conversations_email ON support_conversations (visitor_email)`.execute(db);
+  await sql`CREATE TABLE support_conversation_keys (
+    key_hash TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL,
+    purpose TEXT NOT NULL CHECK (purpose IN ('browser', 'link')),
+    created_at TEXT NOT NULL
+  )`.execute(db);
+  await sql`CREATE INDEX support_conversation_keys_conversation ON support_conversation_keys (conversation_id)`.execute(
+    db,
+  );
   await sql`CREATE TABLE support_conversation_messages (
     conversation_id TEXT NOT NULL,
     seq INTEGER NOT NULL,

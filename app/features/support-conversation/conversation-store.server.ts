@@ -1,4 +1,4 @@
-// Conversations in the database: opened with their request, read by token hash, messages numbered per conversation.
+// Conversations in the database: opened with their request, found by a key's hash, messages numbered per conversation.
 import crypto from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { Database, SupportConversationMessagesTable, SupportConversationsTable } from "../../../db/schema";
@@ -8,7 +8,7 @@ export type ConversationRow = Selectable<SupportConversationsTable>;
 export type ConversationMessageRow = Selectable<SupportConversationMessagesTable>;
 type Db = Kysely<Database>;
 
-/** 32 random bytes, URL-safe: the cookie's value and the private link's key. */
+/** 32 random bytes, URL-safe: a browser key (the cookie's value) or a private link's key. */
 export function newConversationToken(): string {
   return crypto.randomBytes(32).toString("base64url");
 }
@@ -109,8 +109,30 @@ function isUniqueViolation(error: unknown): boolean {
 
 export interface OpenedConversation {
   conversation: ConversationRow;
-  /** Given to the browser once (cookie and link); only its hash is stored. */
+  /** The browser key (the cookie's value), given to the visitor's browser once. */
   token: string;
+  /** The private link's key, given to the visitor once (closing message, link mail). */
+  linkKey: string;
+}
+
+/** Stores a new key of the conversation and returns it (only its hash is kept). */
+export async function issueConversationKey(
+  db: Db,
+  conversationId: string,
+  purpose: "browser" | "link",
+  now = new Date(),
+): Promise<string> {
+  const key = newConversationToken();
+  await db
+    .insertInto("support_conversation_keys")
+    .values({
+      key_hash: hashConversationToken(key),
+      conversation_id: conversationId,
+      purpose,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return key;
 }
 
 /**
@@ -129,11 +151,9 @@ export async function openConversation(
   },
   now = new Date(),
 ): Promise<OpenedConversation> {
-  const token = newConversationToken();
   const at = now.toISOString();
   const conversation: ConversationRow = {
     id: crypto.randomUUID(),
-    token_hash: hashConversationToken(token),
     request_id: input.requestId,
     category: input.category,
     locale: input.locale,
@@ -177,16 +197,30 @@ export async function openConversation(
         ),
       )
       .execute();
-  return { conversation, token };
+  const token = await issueConversationKey(db, conversation.id, "browser", now);
+  const linkKey = await issueConversationKey(db, conversation.id, "link", now);
+  return { conversation, token, linkKey };
 }
 
-export async function findConversationByToken(db: Db, token: unknown): Promise<ConversationRow | undefined> {
-  if (!isPlausibleToken(token)) return undefined;
+async function findByKey(db: Db, key: unknown, purpose: "browser" | "link"): Promise<ConversationRow | undefined> {
+  if (!isPlausibleToken(key)) return undefined;
   return db
-    .selectFrom("support_conversations")
-    .selectAll()
-    .where("token_hash", "=", hashConversationToken(token))
+    .selectFrom("support_conversation_keys as k")
+    .innerJoin("support_conversations as c", "c.id", "k.conversation_id")
+    .selectAll("c")
+    .where("k.key_hash", "=", hashConversationToken(key))
+    .where("k.purpose", "=", purpose)
     .executeTakeFirst();
+}
+
+/** The conversation of a browser key (the cookie's value). */
+export async function findConversationByToken(db: Db, token: unknown): Promise<ConversationRow | undefined> {
+  return findByKey(db, token, "browser");
+}
+
+/** The conversation of a private link's key (`?key=`): the page swaps it for a new browser key. */
+export async function findConversationByLinkKey(db: Db, key: unknown): Promise<ConversationRow | undefined> {
+  return findByKey(db, key, "link");
 }
 
 export async function findConversation(db: Db, id: string): Promise<ConversationRow | undefined> {

@@ -130,8 +130,8 @@ export function conversationCookie(token: string, requestIsHttps: boolean): stri
   return `${CONVERSATION_COOKIE}=${token}; Path=/; Max-Age=${CONVERSATION_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-/** The private link: opens the conversation on any browser (the server swaps the key for the cookie). */
-export function conversationLink(token: string, locale: string | null | undefined): string {
+/** The private link: opens the conversation on any browser (the page swaps its key for a new browser key). */
+export function conversationLink(linkKey: string, locale: string | null | undefined): string {
   const path = localizedPath(CONVERSATION_PATH, isLocale(locale ?? undefined) ? (locale as Locale) : DEFAULT_LOCALE);
-  return `${new URL(getEnv().PUBLIC_URL).origin}${path}?${LINK_TOKEN_PARAM}=${token}`;
+  return `${new URL(getEnv().PUBLIC_URL).origin}${path}?${LINK_TOKEN_PARAM}=${linkKey}`;
 }

@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { MAX_ANSWER_LENGTH } from "~/features/support-chat/support-chat";
 
-/** The HttpOnly cookie that binds a conversation to the browser: its random token (the server keeps only a hash). */
+/** The HttpOnly cookie that binds a conversation to the browser: a random browser key (the server keeps its hash). */
 export const CONVERSATION_COOKIE = "kestrel_support_conversation";
 /** The cookie lasts as long as a conversation is worth coming back to. */
 export const CONVERSATION_COOKIE_MAX_AGE_S = 180 * 24 * 60 * 60;
-/** The query parameter of the private link; the server swaps it for the cookie and redirects to a URL without it. */
+/** The private link's key parameter; the page swaps it for a new browser key (cookie) and redirects without it. */
 export const LINK_TOKEN_PARAM = "key";
 /** Where the conversation is read without JavaScript (under /<locale>/ in other languages). */
 export const CONVERSATION_PATH = "/support/conversation";

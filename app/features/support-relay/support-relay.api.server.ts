@@ -38,14 +38,14 @@ export function createSupportChatApi() {
       res.status(403).json({ error: CAPTCHA_ERRORS[verdict.reason] });
       return;
     }
-    const { request, conversation, token } = await acceptSupportRequest(parsed.data);
+    const { request, conversation, token, linkKey } = await acceptSupportRequest(parsed.data);
     // The conversation is this browser's from now on (HttpOnly cookie); the link opens it on any other.
     res.append("Set-Cookie", conversationCookie(token, req.secure));
     res.set("Cache-Control", "no-store");
     res.status(202).json({
       id: request.id,
       status: request.deliveryStatus,
-      conversation: { id: conversation.id, link: conversationLink(token, parsed.data.locale) },
+      conversation: { id: conversation.id, link: conversationLink(linkKey, parsed.data.locale) },
     });
   });
   return router;

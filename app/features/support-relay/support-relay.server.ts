@@ -33,7 +33,7 @@ let worker: DeliveryWorker | undefined;
 
 /**
  * Stores the request (the outbox) with its conversation in one transaction and wakes the worker; once this resolves
- * the request cannot be lost. Returns the conversation's token, which only the visitor's browser gets.
+ * the request cannot be lost. Returns the conversation's browser key and link key, which only the visitor gets.
  */
 export async function acceptSupportRequest(input: Pick<SupportRequestInput, "category" | "answers" | "locale">) {
   const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined || botConfigured();
@@ -52,7 +52,7 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
     });
   if (!channelConfigured) supportDeliveryAttempts.inc({ outcome: "no_channel" });
   worker?.kick();
-  return { request, conversation: opened.conversation, token: opened.token };
+  return { request, conversation: opened.conversation, token: opened.token, linkKey: opened.linkKey };
 }
 
 /**
