@@ -321,6 +321,33 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     expect(instance.streams.size).toBe(before + 1);
     events.close();
     await expect.poll(() => instance.streams.size).toBe(before);
+    // HEAD gets the stream's headers and no stream held open.
+    const head = await fetch(`${instance.base}/api/support/conversation/events`, {
+      method: "HEAD",
+      headers: cookie(token),
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(instance.streams.size).toBe(before);
+  });
+
+  it("ends streams at shutdown, and ends new ones at once so a draining instance does not wait for them", async () => {
+    const { token } = await newConversation(db());
+    const other = await startInstance(db, null);
+    try {
+      const events = await openEventStream(`${other.base}/api/support/conversation/events`, cookie(token));
+      await events.waitFor((e) => e.id === "9");
+      other.streams.close();
+      await events.ended;
+      const late = await openEventStream(`${other.base}/api/support/conversation/events`, cookie(token));
+      expect(late.status).toBe(200);
+      await late.ended;
+      expect(late.retry).toBe(3000);
+      expect(late.events).toEqual([]);
+      expect(other.streams.size).toBe(0);
+    } finally {
+      await other.stop();
+    }
   });
 
   if (dialect === "sqlite")
