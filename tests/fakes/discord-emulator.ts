@@ -17,6 +17,8 @@ export type ChannelAccess = "full" | "read-only" | "none";
 export interface EmulatedAuthor {
   id: string;
   username: string;
+  /** The display name people see (Discord's `global_name`); null/absent: the username is shown. */
+  globalName?: string;
   bot?: boolean;
 }
 
@@ -204,7 +206,7 @@ export async function startDiscordEmulator(
       author: {
         id: message.author.id,
         username: message.author.username,
-        global_name: null,
+        global_name: message.author.globalName ?? null,
         discriminator: "0",
         avatar: null,
         ...(message.author.bot ? { bot: true } : {}),
