@@ -88,6 +88,8 @@ export interface DiscordEmulator {
   threadsOf(channelId: string): EmulatedChannel[];
   /** Messages of a channel or thread, oldest first, as stored (never blanked). */
   messagesOf(channelId: string): EmulatedMessage[];
+  /** A thread in a channel made without the bot's posts (benchmarks set up thousands at once); returns its id. */
+  addThread(channelId: string, name?: string): string;
   /** A person of the team writes into a thread; returns the message id. */
   postAsTeam(threadId: string, content: string, options?: { author?: Partial<EmulatedAuthor> }): string;
   /** An internal note (`note: …`) from the team. */
@@ -483,6 +485,11 @@ export async function startDiscordEmulator(
       return id;
     },
     channel: (id) => channels.get(id),
+    addThread(channelId, name) {
+      const parent = channels.get(channelId);
+      if (!parent) throw new Error(`discord emulator: no channel ${channelId}`);
+      return addThread(parent, name ?? "support thread", newId()).id;
+    },
     threadsOf: (channelId) => [...channels.values()].filter((c) => c.kind === "thread" && c.parentId === channelId),
     messagesOf: (channelId) => [...(channels.get(channelId)?.messages ?? [])],
     postAsTeam(threadId, content, postOptions = {}) {

@@ -374,7 +374,7 @@ export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
   const instanceId = options.instanceId ?? `relay-${crypto.randomUUID()}`;
   const now = options.now ?? (() => new Date());
   const leaseMs = options.leaseMs ?? REPLY_READER_LEASE_MS;
-  const tickMs = options.tickMs ?? 500;
+  const tickMs = options.tickMs ?? 250;
   const onError = options.onError ?? (() => {});
   const blocker = options.blocker ?? relayBlocker(options.db, onError);
   const posting = sleeper();
