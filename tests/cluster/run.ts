@@ -13,6 +13,7 @@ import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/cha
 import { BUILD_DIR, Checks, Cluster, clientAddressesUsed } from "./cluster";
 import { type Nginx, startNginx } from "./nginx";
 import { postgresRestart } from "./postgres-restart";
+import { startDiscordEmulator } from "../fakes/discord-emulator";
 import { startShopEmulator } from "../fakes/shop-emulator";
 import { buyerSignInAcrossInstances } from "./buyer-sign-in";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
@@ -20,6 +21,7 @@ import { shopCatalogue } from "./shop-catalogue";
 import { PROBE_INTERVAL_SECONDS, startProbeTargetRecorder, statusProbes } from "./status-probes";
 import { supportConversationsAcrossInstances } from "./support-conversations";
 import { supportLoad } from "./support-load";
+import { supportRepliesFromDiscord } from "./support-replies-from-discord";
 import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from "./throwaway-postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -219,6 +221,41 @@ async function main(): Promise<number> {
     await scenario("f", () => statusProbes({ cluster: clusterF, target, db: dbF, checks }));
     if (checks.failures.length > beforeF) console.log(clusterF.logs());
     await cleanUp(probeSet);
+  }
+
+  // i: a set whose instances post requests with the Discord bot (the emulator) and read replies under the lease.
+  if (wanted("i")) {
+    const discordSet = cleanups.length;
+    const discordDb = await createRunDatabase();
+    const emulator = await startDiscordEmulator();
+    cleanups.push(() => emulator.close());
+    const channel = emulator.addChannel({ kind: "text", name: "support" });
+    const receiverI = await startChatWebhookReceiver();
+    cleanups.push(() => receiverI.close());
+    const clusterI = await Cluster.start({
+      size: INSTANCES,
+      databaseUrl: discordDb.url,
+      redisUrl: REDIS_URL,
+      webhookUrl: receiverI.url,
+      ...secrets,
+      env: {
+        DISCORD_BOT_TOKEN: emulator.token,
+        DISCORD_SUPPORT_CHANNEL_ID: channel,
+        DISCORD_API_BASE: emulator.apiBase,
+      },
+    });
+    cleanups.push(() => clusterI.stop());
+    const nginxI = await startNginx(clusterI.ports);
+    cleanups.push(() => nginxI.stop());
+    const dbI = new pg.Client({ connectionString: discordDb.url });
+    await dbI.connect();
+    cleanups.push(() => dbI.end());
+    const beforeI = checks.failures.length;
+    await scenario("i", () =>
+      supportRepliesFromDiscord({ cluster: clusterI, balancer: nginxI.url, db: dbI, emulator, checks }),
+    );
+    if (checks.failures.length > beforeI) console.log(clusterI.logs());
+    await cleanUp(discordSet);
   }
 
   // d: a second set of instances on a throwaway PostgreSQL that is stopped and started.

@@ -23,7 +23,7 @@ interface Received {
 }
 
 /** A browser's EventSource: keeps what it received, reconnects through the balancer with Last-Event-ID when dropped. */
-class Visitor {
+export class Visitor {
   readonly received: Received[] = [];
   reconnects = 0;
   private reader?: EventStreamReader;
@@ -127,14 +127,15 @@ export async function supportConversationsAcrossInstances(opts: {
         `reply round ${round} on every stream`,
         20,
       );
-    const watch = setInterval(() => {
+    const record = () => {
       for (const v of visitors)
         for (const m of v.received)
           if (sentAt.has(m.body)) {
             latencies.push(performance.now() - (sentAt.get(m.body) as number));
             sentAt.delete(m.body);
           }
-    }, 5);
+    };
+    const watch = setInterval(record, 5);
     for (const round of [1, 2]) {
       await Promise.all(visitors.map((v) => reply(v, round)));
       await arrived(round);
@@ -148,6 +149,7 @@ export async function supportConversationsAcrossInstances(opts: {
     await cluster.startInstance(0);
     await Promise.all(visitors.map((v) => reply(v, 4)));
     await arrived(4);
+    record();
     clearInterval(watch);
 
     let duplicates = 0;
