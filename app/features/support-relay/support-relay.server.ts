@@ -126,9 +126,9 @@ export function startSupportDelivery(): () => Promise<void> {
     dialect,
     webhookUrl,
     bot,
-    onBotProblem: (problem) => {
-      if (problem !== null) void blocker.set(problem);
-      else if (blocker.current !== "intent_missing") void blocker.set(null);
+    onBotProblem: async (problem) => {
+      if (problem !== null) await blocker.set(problem);
+      else if (blocker.current !== "intent_missing") await blocker.set(null);
     },
     pollMs: 1000,
     pauses: channelPauses(db),
