@@ -262,7 +262,11 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     expect(events.headers.get("content-encoding")).toBeNull();
     await events.waitFor((e) => e.id === "9");
     expect(events.retry).toBe(3000);
-    expect(events.events[0]).toEqual({ event: "status", data: JSON.stringify({ status: "open", repliesLive: true }) });
+    // The conversation's id too: a page whose cookie changed since (a new request in another tab) can tell.
+    expect(events.events[0]).toEqual({
+      event: "status",
+      data: JSON.stringify({ status: "open", repliesLive: true, conversationId: conversation.id }),
+    });
     await addTeamReply(db(), conversation.id, { authorName: "Ada", body: "First" });
     await addTeamReply(db(), conversation.id, { authorName: "Grace", body: "Second" });
     await events.waitFor((e) => e.id === "11");
@@ -293,6 +297,10 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     await byQuery.waitFor((e) => e.id === "13");
     expect(messagesOf(byQuery).map((m) => m.seq)).toEqual([13]);
     expect((await stream(token, { "last-event-id": "abc" })).status).toBe(400);
+    // An id this conversation never reached was seen in another conversation: everything is sent again.
+    const fromElsewhere = await stream(token, { "last-event-id": "500" });
+    await fromElsewhere.waitFor((e) => e.id === "13");
+    expect(messagesOf(fromElsewhere).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 
   it("delivers a burst of replies, each exactly once and in order, to every stream of the conversation", async () => {
