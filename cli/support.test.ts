@@ -122,6 +122,7 @@ describe("support CLI", () => {
       const listed = JSON.parse(stdout.join("\n"));
       expect(listed).toContainEqual({
         id: mailed.conversation.id,
+        requestId: mailed.conversation.request_id,
         category: "Key Reset",
         createdAt: mailed.conversation.created_at,
         lastMessageAt: mailed.conversation.last_message_at,

@@ -148,6 +148,7 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
     // Whether the visitor left an address, never the address itself, nor any key: this output gets pasted around.
     const conversations = (await listOpenConversations(db, limit)).map((c) => ({
       id: c.id,
+      requestId: c.request_id,
       category: c.category,
       createdAt: c.created_at,
       lastMessageAt: c.last_message_at,
