@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 import { CLOSING_MESSAGES } from "~/features/support-chat/support-chat";
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -162,7 +162,10 @@ test("a chat username gets no mail", async ({ page }) => {
   );
 });
 
-test("a signed-in buyer finds their conversations at /orders and opens one on this browser", async ({ page }) => {
+test("a signed-in buyer finds their conversations at /orders and opens one on this browser", async ({
+  page,
+  browser,
+}) => {
   const email = uniqueAddress("buyer");
   await requestKeyReset(page, email);
   await theMailTo(email, "Your support request: Key Reset");
@@ -209,4 +212,25 @@ test("a signed-in buyer finds their conversations at /orders and opens one on th
     email,
   );
   expect(key?.purpose).toBe("browser");
+
+  // The same form works without JavaScript (a plain POST answered 303), and gives that browser a key of its own.
+  const session = (await page.context().cookies()).find((c) => c.name === "kestrel_orders_session");
+  const other = await openWithoutJavaScript(browser, { name: "kestrel_orders_session", value: session?.value ?? "" });
+  expect(other?.value).toMatch(/^[\w-]{43}$/);
+  expect(other?.value).not.toBe(cookie?.value);
 });
+
+/** Opens the conversation from /orders in a browser without JavaScript, signed in with the same session cookie. */
+async function openWithoutJavaScript(browser: Browser, session: { name: string; value: string }) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    await context.addCookies([{ ...session, url: url("/") }]);
+    const page = await context.newPage();
+    await page.goto(url("/orders"));
+    await page.getByRole("button", { name: "Open conversation: Key Reset" }).click();
+    await expect(page).toHaveURL(url("/support/conversation"));
+    return (await context.cookies()).find((c) => c.name === "kestrel_support_conversation");
+  } finally {
+    await context.close();
+  }
+}

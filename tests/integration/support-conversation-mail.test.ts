@@ -192,7 +192,8 @@ describe.each(dialects)("support conversation mail on %s", (dialect) => {
       );
     }
     // PostgreSQL: two handles are two instances racing on the same replies. SQLite serves one instance (embedded
-    // mode), so its two passes race through that instance's one connection.
+    // mode), so its two passes race through that instance's one connection (node:sqlite blocks the thread on a lock,
+    // so two connections in one process would only wait on each other).
     const other = dialect === "postgres" ? database.open() : getDb();
     try {
       const [a, b] = await Promise.all([mailUnseenReplies(db(), { now }), mailUnseenReplies(other.db, { now })]);
