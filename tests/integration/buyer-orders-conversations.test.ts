@@ -1,3 +1,4 @@
+import type { AnyLocale } from "~/features/i18n/locales";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BuyerOrderSource } from "~/features/buyer-orders/buyer-orders";
@@ -61,7 +62,7 @@ describe.each(dialects)("the orders page's support conversations on %s", (dialec
     };
     return page.data.view;
   };
-  const request = (contact: string, locale = "en") =>
+  const request = (contact: string, locale: AnyLocale = "en") =>
     acceptSupportRequest({ category: "Key Reset", answers: ["Kestrel Vault", "New PC", contact], locale });
 
   beforeAll(async () => {

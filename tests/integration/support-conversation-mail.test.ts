@@ -1,3 +1,4 @@
+import type { AnyLocale } from "~/features/i18n/locales";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startMailDelivery } from "~/features/mail/mail.server";
 import {
@@ -35,7 +36,7 @@ describe.each(dialects)("support conversation mail on %s", (dialect) => {
   const db = () => getDb().db;
 
   /** A Key Reset request whose last answer is `contact`, stored as the API stores it. */
-  const request = (contact: string, locale = "en") =>
+  const request = (contact: string, locale: AnyLocale = "en") =>
     acceptSupportRequest({ category: "Key Reset", answers: ["Kestrel Vault", "New PC", contact], locale });
 
   const mailTo = (to: string, kind?: string) =>
