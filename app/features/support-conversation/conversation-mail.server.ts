@@ -161,6 +161,7 @@ async function mailConversationReplies(db: Db, conversationId: string, now: Date
       },
       { db: trx },
     );
+    logger.info({ conversationId, replies: replies.length }, "support conversation: unseen replies mailed");
     return true;
   });
 }
