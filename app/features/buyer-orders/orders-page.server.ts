@@ -201,16 +201,16 @@ async function openBuyerConversation(request: Request, form: FormData) {
   const { db } = getDb();
   const session = cookieValue(request.headers.get("Cookie"), SESSION_COOKIE);
   const id = form.get("conversation");
-  const opened = await pageDatabaseWork(async () => {
+  const browserKey = await pageDatabaseWork(async () => {
     const email = session ? await buyerSessionEmail(db, session) : undefined;
     if (!email || typeof id !== "string" || id.length > 64) return undefined;
     const conversation = await findConversation(db, id);
     if (conversation?.visitor_email !== email.toLowerCase()) return undefined;
     return issueConversationKey(db, conversation.id, "browser");
   });
-  if (!opened) throw data(null, { status: 404, headers: NO_STORE });
+  if (!browserKey) throw data(null, { status: 404, headers: NO_STORE });
   const headers = new Headers(NO_STORE);
-  headers.append("Set-Cookie", conversationCookie(opened, new URL(request.url).protocol === "https:"));
+  headers.append("Set-Cookie", conversationCookie(browserKey, new URL(request.url).protocol === "https:"));
   return redirect(localizedPath(CONVERSATION_PATH, localeOfRequest(request)), { status: 303, headers });
 }
 
