@@ -16,6 +16,7 @@ import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
+import { startUnseenReplyMail } from "~/features/support-conversation/conversation-mail.server";
 import { createApiRouter } from "./api.server";
 import { createLoadContext } from "./context.server";
 import { createPageHandler } from "./page-handler.server";
@@ -57,6 +58,7 @@ export async function boot(): Promise<Env> {
   onShutdown(startReviewsRefresher());
   onShutdown(startSupportDelivery());
   onShutdown(startMailDelivery());
+  onShutdown(startUnseenReplyMail());
   onShutdown(startSignInRetention());
   const stopStatusMonitor = startStatusMonitor();
   if (stopStatusMonitor) onShutdown(stopStatusMonitor);
