@@ -17,7 +17,10 @@ import { runSupportCli } from "./support";
 const commands: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
   status: { summary: "list or set product status rows on /status", run: runStatusCli },
   incidents: { summary: "list, add or resolve incidents shown on /status", run: runIncidentsCli },
-  support: { summary: "list, show or retry support chat requests and their delivery", run: runSupportCli },
+  support: {
+    summary: "support chat requests and their delivery; open conversations, answer or resolve one",
+    run: runSupportCli,
+  },
   mail: {
     summary: "list the mail outbox: kept mail (no SMTP_URL) and mail sent, with its text by --id",
     run: runMailCli,
