@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import compression from "compression";
 import express from "express";
 import { Redis } from "ioredis";
@@ -11,6 +13,7 @@ import {
 } from "~/features/support-conversation/conversation-doorbell.server";
 import {
   createPostgresDoorbell,
+  DOORBELL_CHANNEL,
   createRedisDoorbell,
   type SharedDoorbell,
 } from "~/features/support-conversation/conversation-live.server";
@@ -47,6 +50,7 @@ import { type EventStreamReader, openEventStream } from "../support/event-stream
 
 const dialects = await testDialects();
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** One app instance: the conversation API over its own stream hub, on its own port. */
 async function startInstance(db: () => Kysely<Database>, pollMs: number | null, doorbell = conversationDoorbell) {
@@ -500,8 +504,53 @@ describe.skipIf(!dialects.includes("postgres"))("the doorbell between instances"
     const channel = `kestrel:test:${crypto.randomBytes(4).toString("hex")}`;
     await replyReachesOtherInstance(
       (onReconnect) => createRedisDoorbell({ url: REDIS_URL, publisher: () => redis, onReconnect, channel }),
-      async () => ((await redis?.call("PUBSUB", "NUMSUB", channel)) as [string, number])[1] === 1,
+      async () => ((await (redis as Redis).call("PUBSUB", "NUMSUB", channel)) as [string, number])[1] === 1,
     );
+  });
+
+  it("carries a reply from the CLI (another process, PostgreSQL) to an open stream through NOTIFY", {
+    timeout: 60_000,
+  }, async () => {
+    // The instance listens on the channel the configuration uses; the CLI's bell only rings.
+    const { two } = await twoInstances((onReconnect) =>
+      createPostgresDoorbell({ connectionString: database.url as string, db: () => database.handle.db, onReconnect }),
+    );
+    const { conversation, token } = await newConversation(database.handle.db);
+    const events = await openEventStream(`${two.base}/api/support/conversation/events`, cookie(token));
+    try {
+      await events.waitFor((e) => e.id === "9");
+      const listening = sql`select pid from pg_stat_activity where query ilike ${`LISTEN%${DOORBELL_CHANNEL}%`} and datname = current_database()`;
+      await expect.poll(async () => (await listening.execute(database.handle.db)).rows.length).toBeGreaterThan(0);
+      const cli = spawnSync(
+        path.join(ROOT, "node_modules/.bin/tsx"),
+        [
+          "--import",
+          "./scripts/lib/lingui-macros.register.mjs",
+          "cli/index.ts",
+          "support",
+          "reply",
+          conversation.id,
+          "From the CLI",
+        ],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            LOG_LEVEL: "warn",
+            DATA_DIR: database.dataDir,
+            DATABASE_URL: database.url ?? "",
+            REDIS_URL: "",
+          },
+          encoding: "utf8",
+          timeout: 30_000,
+        },
+      );
+      expect(cli.status, cli.stderr).toBe(0);
+      const reply = await events.waitFor((e) => e.id === "10", 5_000);
+      expect(JSON.parse(reply.data)).toMatchObject({ author: "team", body: "From the CLI" });
+    } finally {
+      events.close();
+    }
   });
 
   it("re-reads every open stream when the Redis bell reconnects: a ring lost meanwhile misses nothing", async () => {
@@ -521,7 +570,7 @@ describe.skipIf(!dialects.includes("postgres"))("the doorbell between instances"
     try {
       await events.waitFor((e) => e.id === "9");
       const subscriber = async () =>
-        ((await redis?.call("CLIENT", "LIST")) as string)
+        ((await (redis as Redis).call("CLIENT", "LIST")) as string)
           .split("\n")
           .find((line) => line.includes(`name=kestrel-test-bell-${suffix}`));
       await expect.poll(subscriber).toBeDefined();
