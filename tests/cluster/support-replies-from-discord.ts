@@ -17,20 +17,23 @@ async function leaseHolder(cluster: Cluster, db: pg.Client): Promise<number> {
       | { holder: string; expires_at: string }
       | undefined;
   await waitFor(lease, 20_000, "the reply reader's lease");
-  for (let i = 0; i < cluster.ports.length; i++) {
-    const pid = cluster.pid(i);
-    if (pid === undefined) continue;
-    process.kill(pid, "SIGSTOP");
-    try {
-      const before = await lease();
-      await sleep(1_500);
-      const after = await lease();
-      // The holder renews every 250 ms: frozen, its expiry stands still.
-      if (before && after && before.holder === after.holder && before.expires_at === after.expires_at) return i;
-    } finally {
-      process.kill(pid, "SIGCONT");
+  for (let attempt = 0; attempt < 3; attempt++)
+    for (let i = 0; i < cluster.ports.length; i++) {
+      const pid = cluster.pid(i);
+      if (pid === undefined) continue;
+      process.kill(pid, "SIGSTOP");
+      try {
+        // A renewal already sent before the freeze still lands: let it, then watch.
+        await sleep(500);
+        const before = await lease();
+        await sleep(1_500);
+        const after = await lease();
+        // The holder renews every 250 ms: frozen, its expiry stands still.
+        if (before && after && before.holder === after.holder && before.expires_at === after.expires_at) return i;
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
     }
-  }
   throw new Error("no instance's freeze stopped the lease's renewal");
 }
 
