@@ -156,8 +156,9 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             onChange={(event) => chat.setDraft(event.target.value)}
             onKeyDown={chat.onInputKeyDown}
             dir="auto"
-            placeholder={chat.conversation ? t`Type your message...` : shownPlaceholder(i18n, state)}
-            aria-label={chat.conversation ? t`Your message` : t`Your answer`}
+            // Once the team has replied the box is for messages; until then it stays the questionnaire's answer box.
+            placeholder={chat.conversation && chat.typing ? t`Type your message...` : shownPlaceholder(i18n, state)}
+            aria-label={chat.conversation && chat.typing ? t`Your message` : t`Your answer`}
             aria-describedby={chat.showCounter ? counterId : undefined}
             disabled={!chat.typing}
             maxLength={MAX_ANSWER_LENGTH}

@@ -42,7 +42,11 @@ describe("team text on the page", () => {
     for (const tag of tags)
       expect(tag).toMatch(/^(<a href="https?:\/\/[^"\s]*" rel="nofollow ugc noopener" class="underline">|<\/a>)$/);
     // Every character written is still there to read, escaped.
-    expect(textParts(body).map((part) => part.text).join("")).toBe(body);
+    expect(
+      textParts(body)
+        .map((part) => part.text)
+        .join(""),
+    ).toBe(body);
   });
 
   it("does not link an address carrying credentials, which reads like another host", () => {
