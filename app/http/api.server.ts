@@ -7,6 +7,7 @@ import { notificationContext } from "~/features/checkout/checkout.server";
 import { createOrdersApi } from "~/features/orders/orders.api.server";
 import { createReviewsApi } from "~/features/reviews/reviews.api.server";
 import { createStatusApi } from "~/features/status/status.api.server";
+import { createConversationApi } from "~/features/support-conversation/conversation.api.server";
 import { createSupportChatApi } from "~/features/support-relay/support-relay.api.server";
 import { DATABASE_UNAVAILABLE_MESSAGE, INTERNAL_ERROR_MESSAGE } from "~/platform/api-errors";
 import { isDatabaseUnavailableError } from "~/platform/db.server";
@@ -34,6 +35,8 @@ export function createApiRouter() {
     }),
   );
   api.use(createStatusApi());
+  // Before the support request router: its per-address limit covers every POST under /support.
+  api.use(createConversationApi());
   api.use(createSupportChatApi());
   api.use(createLanguageSuggestionApi());
 

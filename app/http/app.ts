@@ -15,6 +15,7 @@ import { startSignInRetention } from "~/features/buyer-orders/retention.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
+import { startConversationLive } from "~/features/support-conversation/conversation-live.server";
 import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
 import { createApiRouter } from "./api.server";
 import { createLoadContext } from "./context.server";
@@ -56,6 +57,8 @@ export async function boot(): Promise<Env> {
   if (stopCatalogueSync) onShutdown(stopCatalogueSync);
   onShutdown(startReviewsRefresher());
   onShutdown(startSupportDelivery());
+  // Event streams and the doorbell between instances; stopping ends the streams so browsers reconnect elsewhere.
+  onShutdown(startConversationLive());
   onShutdown(startMailDelivery());
   onShutdown(startSignInRetention());
   const stopStatusMonitor = startStatusMonitor();
