@@ -237,6 +237,7 @@ export interface Database {
   support_conversations: SupportConversationsTable;
   support_conversation_messages: SupportConversationMessagesTable;
   support_conversation_keys: SupportConversationKeysTable;
+  support_relay_status: SupportRelayStatusTable;
 }
 
 /** A support request's conversation (issue 30): the visitor reads it with a key (support_conversation_keys). */
@@ -257,6 +258,10 @@ export interface SupportConversationsTable {
   last_relayed_message_id: string | null;
   /** When the reader looks at the thread next (null: not read, no thread yet or resolved). */
   next_read_at: string | null;
+  /** When the reader last read the thread: an active visitor's is read again this soon after, whatever next_read_at. */
+  last_read_at: string | null;
+  /** When the reader last asked Discord whether the thread is archived or locked (the team's "resolved"). */
+  state_checked_at: string | null;
   /** The last time the visitor had the conversation open or wrote in it. */
   visitor_active_at: string;
   /** The highest `seq` the visitor's page has shown. */
@@ -301,4 +306,12 @@ export interface SupportConversationKeysTable {
   conversation_id: string;
   purpose: "browser" | "link";
   created_at: string;
+}
+
+/** What keeps the Discord bot from relaying replies (one row, `discord-bot`): every instance's pages read it. */
+export interface SupportRelayStatusTable {
+  name: string;
+  /** null: replies are live; else why not (`unauthorized`, `missing_access`, `missing_permissions`, `intent_missing`). */
+  blocked_reason: string | null;
+  updated_at: string;
 }

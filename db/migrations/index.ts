@@ -15,6 +15,7 @@ import * as m011 from "./011_mail_outbox";
 import * as m012 from "./012_buyer_orders";
 import * as m013 from "./013_buyer_sign_in";
 import * as m014 from "./014_support_conversations";
+import * as m015 from "./015_support_thread_reading";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "012_buyer_orders": m012,
   "013_buyer_sign_in": m013,
   "014_support_conversations": m014,
+  "015_support_thread_reading": m015,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -184,11 +184,9 @@ test.describe("the support chat in another language", () => {
     const [message] = await receiver.waitForDelivered(1, 60_000);
     expect(message?.content).toBe("New Key Reset Request");
     expect(message?.embeds?.[0]?.title).toBe("Support Request - Key Reset");
+    expect(message?.embeds?.[0]?.fields).toEqual([{ name: "Language", value: "German (de)", inline: true }]);
     expect(message?.embeds?.[0]?.description).toBe(
-      [
-        "Language: German (de)",
-        ...SUPPORT_QUESTIONS["Key Reset"].map((question, i) => `**${question}**\n${answers[i]}`),
-      ].join("\n\n"),
+      [...SUPPORT_QUESTIONS["Key Reset"].map((question, i) => `**${question}**\n${answers[i]}`)].join("\n\n"),
     );
   });
 });

@@ -33,6 +33,8 @@ export interface EmulatedMessage {
   /** Emoji our bot reacted with. */
   reactions: string[];
   allowedMentions?: unknown;
+  /** The nonce the bot sent with it (Discord echoes it in the create answer). */
+  nonce?: string;
 }
 
 export interface EmulatedChannel {
@@ -98,6 +100,8 @@ export interface DiscordEmulator {
   setBucketLimit(limit: number, resetAfterSeconds: number): void;
   /** Answers for the next requests (any route), before rate limits and routes apply. */
   queue(...answers: ForcedAnswer[]): void;
+  /** Forgets every nonce, as Discord does after a few minutes (a repeat is then posted again). */
+  forgetNonces(): void;
   /** Requests answered 429, by the emulator's own buckets or queued. */
   rateLimited(): EmulatedRequest[];
   /** Stops listening (connection refused); start() listens again on the same port. */
@@ -127,6 +131,8 @@ export async function startDiscordEmulator(
   const queued: ForcedAnswer[] = [];
   /** `${bucket}:${major}` → requests left and when the window resets. */
   const buckets = new Map<string, { remaining: number; resetAt: number }>();
+  /** `${channel}:${nonce}` → the message it created: with enforce_nonce a repeat answers that message, as Discord does. */
+  const nonces = new Map<string, EmulatedMessage>();
   let nextId = 1_200_000_000_000_000_000n;
   const newId = () => String(nextId++);
 
@@ -204,6 +210,7 @@ export async function startDiscordEmulator(
         ...(message.author.bot ? { bot: true } : {}),
       },
       ...(message.webhookId ? { webhook_id: message.webhookId } : {}),
+      ...(message.nonce === undefined ? {} : { nonce: message.nonce }),
       timestamp: message.timestamp,
       edited_timestamp: null,
       tts: false,
@@ -264,6 +271,11 @@ export async function startDiscordEmulator(
 
   function route(method: string, parts: string[], query: URLSearchParams, body: unknown): [number, unknown] {
     const [root, channelId, sub, messageId, action, emoji, me] = parts;
+    // GET /guilds/{guild}/threads/active: the guild's threads not archived, those the bot can see.
+    if (method === "GET" && root === "guilds" && sub === "threads" && messageId === "active") {
+      const active = [...channels.values()].filter((c) => c.kind === "thread" && !c.archived && c.access !== "none");
+      return [200, { threads: active.map(channelJson), members: [] }];
+    }
     if (root !== "channels" || channelId === undefined) return [404, { message: "404: Not Found", code: 0 }];
     const channel = channels.get(channelId);
     if (!channel) return [404, unknownChannel];
@@ -296,12 +308,19 @@ export async function startDiscordEmulator(
       const post = body as RESTPostAPIChannelMessageJSONBody;
       if (!post?.content && !post?.embeds?.length)
         return [400, { message: "Cannot send an empty message", code: 50006 }];
+      const nonce = post.nonce === undefined ? undefined : String(post.nonce);
+      if (nonce !== undefined && nonce.length > 25) return [400, { message: "Invalid Form Body", code: 50035 }];
+      const nonceKey = `${channel.id}:${nonce}`;
+      const earlier = nonce !== undefined && post.enforce_nonce ? nonces.get(nonceKey) : undefined;
+      if (earlier) return [200, messageJson(earlier)];
       const message = addMessage(channel, {
         author: botUser,
         content: post.content ?? "",
         embeds: post.embeds ?? [],
         allowedMentions: post.allowed_mentions,
+        ...(nonce === undefined ? {} : { nonce }),
       });
+      if (nonce !== undefined) nonces.set(nonceKey, message);
       return [200, messageJson(message)];
     }
 
@@ -497,6 +516,7 @@ export async function startDiscordEmulator(
     queue(...answers) {
       queued.push(...answers);
     },
+    forgetNonces: () => nonces.clear(),
     rateLimited: () => requests.filter((r) => r.status === 429),
     stop: stopListening,
     start: () => listen(port),

@@ -34,7 +34,7 @@ describe.each(dialects)("a chat in another language reaching the channel, on %s"
   const deliver = () =>
     deliverDueSupportRequests({ db: database.handle.db, dialect, webhookUrl: receiver.url, timeoutMs: 2_000 });
 
-  it("arrives in English, names German (de), and carries the answers as typed", async () => {
+  it("arrives in English, names German (de) in a field (the description stays the seed's), and carries the answers as typed", async () => {
     const answers = ["Kestrel Vault", "Neuer Rechner – „Lizenz ungültig“", "ich@example.de"];
     const request = await accept({ category: "Key Reset", locale: "de", answers, altcha: "checked by the API" });
     expect((await findSupportRequest(database.handle.db, request.id))?.locale).toBe("de");
@@ -46,8 +46,8 @@ describe.each(dialects)("a chat in another language reaching the channel, on %s"
       embeds: [
         {
           title: "Support Request - Key Reset",
+          fields: [{ name: "Language", value: "German (de)", inline: true }],
           description: [
-            "Language: German (de)",
             "**Which product key needs to be reset?**\nKestrel Vault",
             "**What is the reason for the reset?**\nNeuer Rechner – „Lizenz ungültig“",
             "**What is your email address or chat username, so we can reach you?**\nich@example.de",
@@ -65,8 +65,10 @@ describe.each(dialects)("a chat in another language reaching the channel, on %s"
     const answers = ["Kestrel Vault", "لا يعمل البرنامج", "ما زال لا يعمل", "me@example.com"];
     await accept({ category: "Product Support", locale: "ar", answers, altcha: "x" });
     await deliver();
-    const description = receiver.requests[0]?.body.embeds?.[0]?.description ?? "";
-    expect(description).toMatch(/^Language: Arabic \(ar\)\n\n\*\*Which product are you having issues with\?\*\*\n/);
+    const embed = receiver.requests[0]?.body.embeds?.[0];
+    expect(embed?.fields).toEqual([{ name: "Language", value: "Arabic (ar)", inline: true }]);
+    const description = embed?.description ?? "";
+    expect(description).toMatch(/^\*\*Which product are you having issues with\?\*\*\n/);
     expect(description).toContain("**Please describe the issue you are experiencing.**\nلا يعمل البرنامج");
   });
 

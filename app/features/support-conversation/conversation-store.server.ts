@@ -163,6 +163,8 @@ export async function openConversation(
     thread_id: null,
     last_relayed_message_id: null,
     next_read_at: null,
+    last_read_at: null,
+    state_checked_at: null,
     visitor_active_at: at,
     visitor_seen_seq: input.lines.length,
     last_message_at: at,

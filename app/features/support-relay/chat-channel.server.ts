@@ -1,6 +1,6 @@
 // The chat channel (a Discord-compatible webhook). Its wire format stays in this module: callers pass our own types.
 import type { RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
-import { isLocale, localeInfo, PSEUDO_LOCALE } from "~/features/i18n/locales";
+import { DEFAULT_LOCALE, isLocale, localeInfo, PSEUDO_LOCALE } from "~/features/i18n/locales";
 import { retryAfterHeaderMs } from "~/platform/retry-after";
 
 /** The outbox category of a probe's status alert: it travels like a visitor's request but reads as an alert. */
@@ -266,17 +266,24 @@ export function buildChatChannelMessage(request: ChannelSupportRequest): ChatCha
   const category = escapeMarkdown(request.category);
   const title = truncateSafely(`Support Request - ${category}`, CHANNEL_LIMITS.title);
   const footer = truncateSafely(`Request ID: ${request.id}`, CHANNEL_LIMITS.footer);
+  // The visitor's language in a field of its own (English goes without), so the description stays the seed's exactly.
+  const languageField =
+    request.locale && request.locale !== DEFAULT_LOCALE
+      ? { name: "Language", value: languageName(request.locale), inline: true }
+      : undefined;
+  const language = languageField ? [languageField] : undefined;
+  const languageLength = languageField ? languageField.name.length + languageField.value.length : 0;
   const descriptions = buildDescriptions(
     request.questions,
     request.answers,
-    CHANNEL_LIMITS.embedTotal - title.length - footer.length,
-    request.locale ? `Language: ${languageName(request.locale)}` : undefined,
+    CHANNEL_LIMITS.embedTotal - title.length - footer.length - languageLength,
   );
   const parts = descriptions.length > 0 ? descriptions : [undefined];
   return {
     content: truncateSafely(`New ${category} Request`, CHANNEL_LIMITS.content),
     embeds: parts.map((description, i) => ({
       ...(i === 0 ? { title } : {}),
+      ...(i === 0 && language ? { fields: language } : {}),
       ...(description === undefined ? {} : { description }),
       color: EMBED_COLOR,
       ...(i === parts.length - 1

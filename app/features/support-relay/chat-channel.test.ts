@@ -337,23 +337,23 @@ describe("status alert message", () => {
 });
 
 describe("the visitor's language", () => {
-  it("is named in English above the questions, which stay the English ones, with the answers as typed", () => {
-    const message = buildChatChannelMessage({
-      ...base,
-      locale: "de",
-      answers: ["Kestrel Vault", "Es stürzt ab", "Neu installiert", "ich@example.com"],
-    });
+  it("is named in English in a field of its own, so the description stays the seed's exactly", () => {
+    const answers = ["Kestrel Vault", "Es stürzt ab", "Neu installiert", "ich@example.com"];
+    const message = buildChatChannelMessage({ ...base, locale: "de", answers });
+    const english = buildChatChannelMessage({ ...base, locale: "en", answers });
     expect(message.content).toBe("New Product Support Request");
     expect(message.embeds?.[0]?.title).toBe("Support Request - Product Support");
-    expect(message.embeds?.[0]?.description).toBe(
-      [
-        "Language: German (de)",
-        "**Which product are you having issues with?**\nKestrel Vault",
-        "**Please describe the issue you are experiencing.**\nEs stürzt ab",
-        "**What steps have you already tried to solve it?**\nNeu installiert",
-        "**What is your email address or chat username, so we can reach you?**\nich@example.com",
-      ].join("\n\n"),
-    );
+    expect(message.embeds?.[0]?.fields).toEqual([{ name: "Language", value: "German (de)", inline: true }]);
+    const seed = [
+      "**Which product are you having issues with?**\nKestrel Vault",
+      "**Please describe the issue you are experiencing.**\nEs stürzt ab",
+      "**What steps have you already tried to solve it?**\nNeu installiert",
+      "**What is your email address or chat username, so we can reach you?**\nich@example.com",
+    ].join("\n\n");
+    expect(message.embeds?.[0]?.description).toBe(seed);
+    // English adds nothing at all.
+    expect(english.embeds?.[0]?.description).toBe(seed);
+    expect(english.embeds?.[0]?.fields).toBeUndefined();
   });
 
   it("names every language the shop speaks, and leaves a code it does not know as it is", () => {
@@ -372,6 +372,7 @@ describe("the visitor's language", () => {
     const message = buildChatChannelMessage({ ...base, locale: "pt-br", answers });
     expect(embedTextLength(message)).toBeLessThanOrEqual(6000);
     expect(discordPayloadProblems(message)).toEqual([]);
-    expect(message.embeds?.[0]?.description).toMatch(/^Language: Brazilian Portuguese \(pt-br\)\n\n\*\*Which/);
+    expect(message.embeds?.[0]?.fields?.[0]?.value).toBe("Brazilian Portuguese (pt-br)");
+    expect(message.embeds?.[0]?.description).toMatch(/^\*\*Which/);
   });
 });

@@ -11,7 +11,17 @@ import {
   databaseChannelPauses,
   rememberingChannelPauses,
 } from "./channel-pauses.server";
-import { buildChatChannelMessage, CHANNEL_TIMEOUT_MS, postToChatChannel } from "./chat-channel.server";
+import { findConversationByRequest } from "~/features/support-conversation/conversation-store.server";
+import {
+  buildChatChannelMessage,
+  CHANNEL_TIMEOUT_MS,
+  type ChannelPostResult,
+  type ChannelSupportRequest,
+  postToChatChannel,
+  STATUS_ALERT_CATEGORY,
+} from "./chat-channel.server";
+import { type DiscordBot, NONCE_LIMIT } from "./discord-bot.server";
+import { recordConversationThread } from "./thread-relay-store.server";
 import {
   type AttemptRecord,
   claimDueSupportRequests,
@@ -30,7 +40,12 @@ export const STOP_GRACE_MS = 15_000;
 export interface DeliveryOptions {
   db: Kysely<Database>;
   dialect: DbDialect;
-  webhookUrl: string;
+  /** The one-way channel: every request without a bot, status alerts, and requests while the bot is refused. */
+  webhookUrl?: string;
+  /** Posts each visitor's request with a thread of its own (DISCORD_BOT_TOKEN); status alerts stay on the webhook. */
+  bot?: DiscordBot;
+  /** Told when the bot is refused (token, access, permission) or works again: pages stop promising live replies. */
+  onBotProblem?: (problem: BotProblem | null) => void;
   workerId?: string;
   now?: () => Date;
   /** 0..1; injectable so tests can pin the jitter. */
@@ -55,21 +70,72 @@ export function retryDelayMs(attempt: number, random: () => number, baseMs = 2_0
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-/** One attempt at one request; returns what to record (it does not touch the database). */
-export async function deliverSupportRequest(request: SupportRequest, options: DeliveryOptions): Promise<AttemptRecord> {
-  const now = options.now ?? (() => new Date());
-  const message = buildChatChannelMessage({
+/** The bot's refusals that only the shop owner can fix; meanwhile requests go one-way through the webhook if set. */
+export type BotProblem = "unauthorized" | "missing_access" | "missing_permissions" | "unsupported_channel";
+const BOT_PROBLEMS = new Set<string>(["unauthorized", "missing_access", "missing_permissions", "unsupported_channel"]);
+
+/** The nonce of a post (Discord's at most 25 characters), the same for every attempt at it: posted once. */
+export function discordNonce(id: string): string {
+  return crypto.createHash("sha256").update(`kestrel-support:${id}`).digest("base64url").slice(0, NONCE_LIMIT);
+}
+
+/**
+ * Posts a visitor's request with the bot and records its thread on the conversation (next read: now). A request whose
+ * thread is recorded already was posted (a crash came before its delivery was recorded): delivered, not posted again.
+ */
+async function postThroughBot(
+  request: SupportRequest,
+  bot: DiscordBot,
+  options: DeliveryOptions,
+  now: () => Date,
+): Promise<ChannelPostResult | { outcome: "bot_refused"; problem: BotProblem; reason: string }> {
+  const conversation = await findConversationByRequest(options.db, request.id);
+  if (conversation?.thread_id) return { outcome: "delivered" };
+  const posted = await bot.postRequest(channelRequest(request), { nonce: discordNonce(request.id), resume: true });
+  if (posted.ok) {
+    options.onBotProblem?.(null);
+    if (conversation)
+      await recordPatiently(() => recordConversationThread(options.db, conversation.id, posted.value, now()));
+    return { outcome: "delivered" };
+  }
+  const { error } = posted;
+  const reason = `discord bot: ${error.kind}: ${error.message}`;
+  if (BOT_PROBLEMS.has(error.kind)) return { outcome: "bot_refused", problem: error.kind as BotProblem, reason };
+  if (error.kind === "rate_limited") return { outcome: "rate_limited", reason, retryAfterMs: error.retryAfterMs };
+  if (error.kind === "rejected") return { outcome: "rejected", reason };
+  return { outcome: "retry", reason };
+}
+
+function channelRequest(request: SupportRequest): ChannelSupportRequest {
+  return {
     id: request.id,
     category: request.category,
     questions: request.questions,
     answers: request.answers,
     locale: request.locale,
     createdAt: request.createdAt,
-  });
-  const result = await postToChatChannel(options.webhookUrl, message, {
-    timeoutMs: options.timeoutMs ?? CHANNEL_TIMEOUT_MS,
-    signal: options.signal,
-  });
+  };
+}
+
+/** One attempt at one request; returns what to record (it does not touch the database, but for the bot's thread). */
+export async function deliverSupportRequest(request: SupportRequest, options: DeliveryOptions): Promise<AttemptRecord> {
+  const now = options.now ?? (() => new Date());
+  let result: ChannelPostResult | undefined;
+  if (options.bot && request.category !== STATUS_ALERT_CATEGORY) {
+    const viaBot = await postThroughBot(request, options.bot, options, now);
+    if (viaBot.outcome === "bot_refused") {
+      options.onBotProblem?.(viaBot.problem);
+      // The bot is refused: the request still reaches the team, one-way, through the webhook when there is one.
+      if (!options.webhookUrl) result = { outcome: "retry", reason: viaBot.reason };
+    } else result = viaBot;
+  }
+  if (result === undefined) {
+    if (!options.webhookUrl) return { outcome: "rejected", reason: "no SUPPORT_WEBHOOK_URL to post this into" };
+    result = await postToChatChannel(options.webhookUrl, buildChatChannelMessage(channelRequest(request)), {
+      timeoutMs: options.timeoutMs ?? CHANNEL_TIMEOUT_MS,
+      signal: options.signal,
+    });
+  }
   if (result.outcome === "delivered" || result.outcome === "rejected") return result;
   const at = now();
   if (result.outcome === "rate_limited")
@@ -161,7 +227,7 @@ export async function deliverDueSupportRequests(options: DeliveryOptions & { ids
   const now = options.now ?? (() => new Date());
   const leaseMs = options.leaseMs ?? (options.timeoutMs ?? CHANNEL_TIMEOUT_MS) * 2 + 5_000;
   const pauses = options.pauses ?? rememberingChannelPauses(databaseChannelPauses(options.db));
-  const channel = channelKey(options.webhookUrl);
+  const channel = channelKey(options.webhookUrl ?? "discord-bot");
   const pass: DeliveryPass = { delivered: [], retrying: [], failed: [] };
   let lastPostAt = 0;
   for (;;) {

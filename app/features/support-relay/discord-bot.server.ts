@@ -41,6 +41,8 @@ export interface SupportChannel {
   id: string;
   kind: "text" | "forum";
   name: string | null;
+  /** The server (guild) it belongs to, when Discord said. */
+  guildId?: string;
 }
 
 /** A request posted into the channel, with the thread its conversation happens in. */
@@ -122,13 +124,25 @@ export interface DiscordBotOptions {
 export interface DiscordBot {
   /** The support channel (or another): text or forum, via GET /channels/{id}. */
   lookUpChannel(channelId?: string): Promise<DiscordResult<SupportChannel>>;
-  /** Posts the request as the webhook path does (same title, content and embeds) and opens its thread. */
-  postRequest(request: ChannelSupportRequest): Promise<DiscordResult<PostedRequest>>;
+  /**
+   * Posts the request as the webhook path does (same title, content and embeds) and opens its thread. Safe to repeat
+   * after a crash between the post and its record: a text channel's message carries `nonce` with `enforce_nonce`
+   * (Discord answers the earlier message instead of posting again) and a thread already opened on it is taken as it
+   * is; in a forum (posts take no nonce) a `resume` looks for the request's post among the active threads first.
+   */
+  postRequest(
+    request: ChannelSupportRequest,
+    options?: { nonce?: string; resume?: boolean },
+  ): Promise<DiscordResult<PostedRequest>>;
   /**
    * Posts a visitor's message into a request's thread as `**Visitor:** …`: shown as typed (Markdown escaped, hidden
    * characters marked, no mention pings), cut to Discord's 2000 characters. An empty message is refused unsent.
    */
-  postToThread(threadId: string, visitorText: string): Promise<DiscordResult<{ messageId: string }>>;
+  postToThread(
+    threadId: string,
+    visitorText: string,
+    options?: { nonce?: string },
+  ): Promise<DiscordResult<{ messageId: string }>>;
   /**
    * Reads up to `limit` messages after `after` (all from the start without it), oldest first, classified; adds the
    * note reaction to each new note unless `reactToNotes` is false.
@@ -149,6 +163,8 @@ const channelSchema = z.object({
   id: snowflake,
   type: z.number().int(),
   name: z.string().nullish(),
+  guild_id: snowflake.optional(),
+  parent_id: snowflake.nullish(),
   thread_metadata: z.object({ archived: z.boolean(), locked: z.boolean().optional() }).optional(),
 });
 const messageSchema = z.object({
@@ -170,6 +186,10 @@ const messageSchema = z.object({
   components: z.array(z.unknown()).optional(),
 });
 const messagesSchema = z.array(messageSchema);
+const activeThreadsSchema = z.object({ threads: z.array(channelSchema) });
+/** Discord's longest nonce. */
+export const NONCE_LIMIT = 25;
+const THREAD_ALREADY_CREATED = 160004;
 const errorBodySchema = z.object({ code: z.number().optional(), message: z.string().optional() }).partial();
 
 // Channel types (discord-api-types' ChannelType, kept as numbers so nothing of it is needed at runtime).
@@ -389,9 +409,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   async function lookUpChannel(channelId = options.supportChannelId): Promise<DiscordResult<SupportChannel>> {
     const result = read(channelSchema, await call("GET", `/channels/${channelId}`), "the channel");
     if (!result.ok) return result;
-    const { id, type, name } = result.value;
-    if (TEXT_CHANNEL_TYPES.has(type)) return { ok: true, value: { id, kind: "text", name: name ?? null } };
-    if (FORUM_CHANNEL_TYPES.has(type)) return { ok: true, value: { id, kind: "forum", name: name ?? null } };
+    const { id, type, name, guild_id: guildId } = result.value;
+    const more = guildId === undefined ? {} : { guildId };
+    if (TEXT_CHANNEL_TYPES.has(type)) return { ok: true, value: { id, kind: "text", name: name ?? null, ...more } };
+    if (FORUM_CHANNEL_TYPES.has(type)) return { ok: true, value: { id, kind: "forum", name: name ?? null, ...more } };
     return {
       ok: false,
       error: { kind: "unsupported_channel", message: `channel type ${type} is neither a text nor a forum channel` },
@@ -410,7 +431,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     lookUpChannel,
     react,
 
-    async postRequest(request) {
+    async postRequest(request, postOptions = {}) {
       const channel = await lookUpChannel();
       if (!channel.ok) return channel;
       const message = buildChatChannelMessage(request);
@@ -420,6 +441,18 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         allowed_mentions: { parse: [] },
       };
       const name = threadName(request);
+      if (channel.value.kind === "forum" && postOptions.resume && channel.value.guildId) {
+        // A post made before a crash kept us from recording it: it is among the guild's active threads.
+        const active = read(
+          activeThreadsSchema,
+          await call("GET", `/guilds/${channel.value.guildId}/threads/active`),
+          "the active threads",
+        );
+        if (!active.ok) return active;
+        const earlier = active.value.threads.find((t) => t.parent_id === channel.value.id && t.name === name);
+        if (earlier)
+          return { ok: true, value: { channelId: channel.value.id, messageId: earlier.id, threadId: earlier.id } };
+      }
       if (channel.value.kind === "forum") {
         const post: RESTPostAPIGuildForumThreadsJSONBody = {
           name,
@@ -434,9 +467,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           value: { channelId: channel.value.id, messageId: thread.value.id, threadId: thread.value.id },
         };
       }
+      const once = postOptions.nonce === undefined ? {} : { nonce: postOptions.nonce, enforce_nonce: true };
       const posted = read(
         messageSchema,
-        await call("POST", `/channels/${channel.value.id}/messages`, content),
+        await call("POST", `/channels/${channel.value.id}/messages`, { ...content, ...once }),
         "the request's message",
       );
       if (!posted.ok) return posted;
@@ -444,11 +478,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         name,
         auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES,
       };
-      const thread = read(
-        channelSchema,
-        await call("POST", `/channels/${channel.value.id}/messages/${posted.value.id}/threads`, start),
-        "the request's thread",
-      );
+      const opened = await call("POST", `/channels/${channel.value.id}/messages/${posted.value.id}/threads`, start);
+      // The message is the one posted before a crash, and its thread was opened then: a thread has its message's id.
+      if (!opened.ok && opened.error.message.includes(`code ${THREAD_ALREADY_CREATED}`))
+        return {
+          ok: true,
+          value: { channelId: channel.value.id, messageId: posted.value.id, threadId: posted.value.id },
+        };
+      const thread = read(channelSchema, opened, "the request's thread");
       if (!thread.ok) {
         log.warn(
           { messageId: posted.value.id, error: thread.error.kind },
@@ -462,14 +499,19 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       };
     },
 
-    async postToThread(threadId, visitorText) {
+    async postToThread(threadId, visitorText, postOptions = {}) {
       const text = visitorText.trim();
       if (text === "") return { ok: false, error: { kind: "rejected", message: "an empty message is not posted" } };
       const content = truncateSafely(
         `${VISITOR_PREFIX}${escapeMarkdown(markHiddenCharacters(text))}`,
         CHANNEL_LIMITS.content,
       );
-      const body: RESTPostAPIChannelMessageJSONBody = { content, allowed_mentions: { parse: [] } };
+      const body: RESTPostAPIChannelMessageJSONBody = {
+        content,
+        allowed_mentions: { parse: [] },
+        // Discord answers the message made earlier with this nonce instead of posting it twice.
+        ...(postOptions.nonce === undefined ? {} : { nonce: postOptions.nonce, enforce_nonce: true }),
+      };
       const posted = read(messageSchema, await call("POST", `/channels/${threadId}/messages`, body), "a message");
       return posted.ok ? { ok: true, value: { messageId: posted.value.id } } : posted;
     },

@@ -59,10 +59,14 @@ describe("the Discord bot", () => {
     const text = emulator.addChannel({ kind: "text", name: "support" });
     const forum = emulator.addChannel({ kind: "forum", name: "help-desk" });
     const voice = emulator.addChannel({ kind: "voice" });
-    expect(await bot(text).lookUpChannel()).toEqual({ ok: true, value: { id: text, kind: "text", name: "support" } });
+    const guildId = "800000000000000001";
+    expect(await bot(text).lookUpChannel()).toEqual({
+      ok: true,
+      value: { id: text, kind: "text", name: "support", guildId },
+    });
     expect(await bot(text).lookUpChannel(forum)).toEqual({
       ok: true,
-      value: { id: forum, kind: "forum", name: "help-desk" },
+      value: { id: forum, kind: "forum", name: "help-desk", guildId },
     });
     const other = await bot(voice).lookUpChannel();
     expect(other.ok === false && other.error.kind).toBe("unsupported_channel");

@@ -4,6 +4,7 @@ import type { SupportRequestInput } from "~/features/support-chat/support-chat";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";
 import {
   botConfigured,
+  onVisitorMessageQueued,
   questionnaireLines,
   visitorEmailFrom,
 } from "~/features/support-conversation/support-conversation.server";
@@ -27,7 +28,9 @@ import {
   deliverDueSupportRequests,
   startDeliveryWorker,
 } from "./delivery-worker.server";
+import { createDiscordBot, type DiscordBot } from "./discord-bot.server";
 import { insertSupportRequest, requeueSupportRequests } from "./support-outbox.server";
+import { checkSupportChannel, relayBlocker, startThreadRelay, type ThreadRelay } from "./thread-relay.server";
 
 let worker: DeliveryWorker | undefined;
 
@@ -75,18 +78,58 @@ function channelPauses(db: Kysely<Database>): ChannelPauseStore {
   return rememberingChannelPauses(redis ? redisChannelPauses(redis) : databaseChannelPauses(db));
 }
 
-/** Starts delivery when a chat channel is configured; returns the stop function for shutdown. */
+/** The process's one bot (one rate-limit tracker for requests, visitor messages and reads), when configured. */
+function supportBot(signal: AbortSignal): DiscordBot | undefined {
+  const env = getEnv();
+  if (!env.DISCORD_BOT_TOKEN || !env.DISCORD_SUPPORT_CHANNEL_ID) return undefined;
+  return createDiscordBot({
+    token: env.DISCORD_BOT_TOKEN,
+    apiBase: env.DISCORD_API_BASE,
+    supportChannelId: env.DISCORD_SUPPORT_CHANNEL_ID,
+    publicUrl: env.PUBLIC_URL,
+    logger,
+    // A read or a post never sits out a long 429 in the call: the conversation or message is simply due later.
+    maxWaitInCallMs: 10_000,
+    signal,
+  });
+}
+
+/**
+ * Starts delivery when a chat channel is configured (webhook, bot or both) and, with the bot, the thread relay
+ * (visitor messages in, team replies out) after a look at the support channel; returns the stop function.
+ */
 export function startSupportDelivery(): () => Promise<void> {
   const webhookUrl = getEnv().SUPPORT_WEBHOOK_URL;
-  if (!webhookUrl) {
-    logger.info("support chat: no SUPPORT_WEBHOOK_URL, requests are kept as no_channel");
+  const shutdown = new AbortController();
+  const bot = supportBot(shutdown.signal);
+  if (!webhookUrl && !bot) {
+    logger.info("support chat: no SUPPORT_WEBHOOK_URL nor DISCORD_BOT_TOKEN, requests are kept as no_channel");
     return async () => {};
   }
   const { db, dialect } = getDb();
+  const onError = (err: unknown) => logger.error({ err }, "support thread relay pass failed");
+  const blocker = relayBlocker(db, onError);
+  let relay: ThreadRelay | undefined;
+  if (bot) {
+    void checkSupportChannel(bot, blocker).then((channel) => {
+      if (channel.ok) logger.info({ channelKind: channel.value.kind }, "discord bot: support channel found");
+      else if (channel.error.kind === "unsupported_channel")
+        logger.error(
+          "discord bot: DISCORD_SUPPORT_CHANNEL_ID is neither a text nor a forum channel; support requests stay one-way",
+        );
+    }, onError);
+    relay = startThreadRelay({ db, dialect, bot, blocker, onError });
+    onVisitorMessageQueued(() => relay?.kick());
+  }
   worker = startDeliveryWorker({
     db,
     dialect,
     webhookUrl,
+    bot,
+    onBotProblem: (problem) => {
+      if (problem !== null) blocker.set(problem);
+      else if (blocker.current !== "intent_missing") blocker.set(null);
+    },
     pollMs: 1000,
     pauses: channelPauses(db),
     onError: (err) => logger.error({ err }, "support delivery pass failed"),
@@ -103,7 +146,9 @@ export function startSupportDelivery(): () => Promise<void> {
   const running = worker;
   return async () => {
     if (worker === running) worker = undefined;
-    await running.stop();
+    onVisitorMessageQueued(undefined);
+    await Promise.all([running.stop(), relay?.stop()]);
+    shutdown.abort();
   };
 }
 

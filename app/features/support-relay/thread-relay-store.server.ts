@@ -1,0 +1,246 @@
+// The Discord thread side of conversations in the database: where each request's thread is, which visitor messages
+// wait for their post into it (claimed like the support outbox), which threads are due a read, and the reader's
+// cursor. The reader's verdict on the bot is kept here too, so every instance's pages agree on it.
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { ConversationRow } from "~/features/support-conversation/conversation-store.server";
+import type { DbDialect } from "../../../db/client";
+import type { Database, SupportConversationMessagesTable } from "../../../db/schema";
+
+type Db = Kysely<Database>;
+export type VisitorMessageRow = Selectable<SupportConversationMessagesTable>;
+/** A claimed visitor message with the thread it goes into. */
+export type ClaimedVisitorMessage = VisitorMessageRow & { thread_id: string };
+
+/** The one row of `support_relay_status`. */
+export const RELAY_STATUS_NAME = "discord-bot";
+
+/** The request's post and thread, on its conversation: from now on its thread is read and visitor messages go in. */
+export async function recordConversationThread(
+  db: Db,
+  conversationId: string,
+  posted: { channelId: string; threadId: string },
+  now: Date,
+) {
+  await db
+    .updateTable("support_conversations")
+    .set({ channel_id: posted.channelId, thread_id: posted.threadId, next_read_at: now.toISOString() })
+    .where("id", "=", conversationId)
+    .execute();
+}
+
+/** Why replies cannot be relayed (null: they can), for every instance. */
+export async function writeRelayBlocked(db: Db, reason: string | null, now = new Date()) {
+  const updatedAt = now.toISOString();
+  await db
+    .insertInto("support_relay_status")
+    .values({ name: RELAY_STATUS_NAME, blocked_reason: reason, updated_at: updatedAt })
+    .onConflict((oc) => oc.column("name").doUpdateSet({ blocked_reason: reason, updated_at: updatedAt }))
+    .execute();
+}
+
+export async function readRelayBlocked(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom("support_relay_status")
+    .select("blocked_reason")
+    .where("name", "=", RELAY_STATUS_NAME)
+    .executeTakeFirst();
+  return row?.blocked_reason ?? null;
+}
+
+/**
+ * Claims due visitor messages whose conversation has its thread, oldest first, at most one per conversation and
+ * only the earliest still pending (so they land in the thread in the order they were written). PostgreSQL: FOR UPDATE
+ * SKIP LOCKED lets instances claim side by side; SQLite: the single UPDATE runs under its one-writer lock.
+ */
+export async function claimDueVisitorMessages(
+  db: Db,
+  dialect: DbDialect,
+  options: { workerId: string; limit: number; leaseMs: number; now: Date },
+): Promise<ClaimedVisitorMessage[]> {
+  const nowIso = options.now.toISOString();
+  const until = new Date(options.now.getTime() + options.leaseMs).toISOString();
+  const lock = dialect === "postgres" ? sql`FOR UPDATE OF m SKIP LOCKED` : sql``;
+  const claimed = await sql<VisitorMessageRow>`
+    UPDATE support_conversation_messages SET claimed_by = ${options.workerId}, claimed_until = ${until}
+    WHERE id IN (
+      SELECT m.id FROM support_conversation_messages m
+      JOIN support_conversations c ON c.id = m.conversation_id
+      WHERE m.delivery_status = 'pending' AND m.next_attempt_at <= ${nowIso}
+        AND (m.claimed_until IS NULL OR m.claimed_until < ${nowIso})
+        AND c.thread_id IS NOT NULL
+        AND NOT EXISTS (
+          SELECT 1 FROM support_conversation_messages e
+          WHERE e.conversation_id = m.conversation_id AND e.delivery_status = 'pending' AND e.seq < m.seq
+        )
+      ORDER BY m.next_attempt_at, m.created_at
+      LIMIT ${options.limit}
+      ${lock}
+    )
+    RETURNING *`.execute(db);
+  if (claimed.rows.length === 0) return [];
+  const threads = await db
+    .selectFrom("support_conversations")
+    .select(["id", "thread_id"])
+    .where(
+      "id",
+      "in",
+      claimed.rows.map((r) => r.conversation_id),
+    )
+    .execute();
+  const threadOf = new Map(threads.map((t) => [t.id, t.thread_id]));
+  return claimed.rows
+    .map((row) => ({ ...row, thread_id: threadOf.get(row.conversation_id) ?? "" }))
+    .filter((row) => row.thread_id !== "")
+    .sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)));
+}
+
+/** The claim is still this worker's and unexpired: extended (true), or lost (false). Checked right before the post. */
+export async function renewVisitorMessageClaim(db: Db, id: string, workerId: string, leaseMs: number, now: Date) {
+  const result = await db
+    .updateTable("support_conversation_messages")
+    .set({ claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
+    .where("id", "=", id)
+    .where("claimed_by", "=", workerId)
+    .where("claimed_until", ">=", now.toISOString())
+    .where("delivery_status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export type VisitorMessageAttempt =
+  | { outcome: "delivered"; discordMessageId: string }
+  | { outcome: "retry"; reason: string; nextAttemptAt: Date; giveUp: boolean }
+  /** 429: not a failed attempt; the message waits until then. */
+  | { outcome: "rate_limited"; reason: string; until: Date }
+  | { outcome: "rejected"; reason: string };
+
+/** Writes an attempt's outcome if this worker still holds the claim. */
+export async function recordVisitorMessageAttempt(
+  db: Db,
+  message: VisitorMessageRow,
+  workerId: string,
+  attempt: VisitorMessageAttempt,
+  now: Date,
+): Promise<boolean> {
+  const nowIso = now.toISOString();
+  const released = { claimed_by: null, claimed_until: null };
+  const counted = { ...released, attempts: Number(message.attempts) + 1 };
+  const values =
+    attempt.outcome === "delivered"
+      ? {
+          ...counted,
+          delivery_status: "delivered" as const,
+          delivered_at: nowIso,
+          last_error: null,
+          discord_message_id: attempt.discordMessageId,
+        }
+      : attempt.outcome === "rejected"
+        ? {
+            ...counted,
+            delivery_status: "failed" as const,
+            last_error: attempt.reason,
+            first_failed_at: message.first_failed_at ?? nowIso,
+          }
+        : attempt.outcome === "rate_limited"
+          ? { ...released, last_error: attempt.reason, next_attempt_at: attempt.until.toISOString() }
+          : {
+              ...counted,
+              delivery_status: attempt.giveUp ? ("failed" as const) : ("pending" as const),
+              last_error: attempt.giveUp ? `gave up after 24 h of failures; last: ${attempt.reason}` : attempt.reason,
+              first_failed_at: message.first_failed_at ?? nowIso,
+              next_attempt_at: attempt.nextAttemptAt.toISOString(),
+            };
+  const result = await db
+    .updateTable("support_conversation_messages")
+    .set(values)
+    .where("id", "=", message.id)
+    .where("claimed_by", "=", workerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Hands back every claim this worker still holds (shutdown), so another instance need not wait for the lease. */
+export async function releaseVisitorMessageClaims(db: Db, workerId: string, ids?: string[]) {
+  if (ids?.length === 0) return;
+  let query = db
+    .updateTable("support_conversation_messages")
+    .set({ claimed_by: null, claimed_until: null })
+    .where("claimed_by", "=", workerId);
+  if (ids) query = query.where("id", "in", ids);
+  await query.execute();
+}
+
+export interface ReadSchedule {
+  /** An active visitor's thread is read again this soon after its last read. */
+  fastMs: number;
+  /** The rest are read this often. */
+  slowMs: number;
+  /** The visitor counts as active this long after the page last said so. */
+  activeMs: number;
+  /** A conversation without a message or a visit for this long is not read at all. */
+  idleMs: number;
+}
+
+/** Whether the conversation's visitor is on the page or was in the last `activeMs`. */
+export function visitorIsActive(conversation: Pick<ConversationRow, "visitor_active_at">, now: Date, activeMs: number) {
+  return Date.parse(conversation.visitor_active_at) >= now.getTime() - activeMs;
+}
+
+/**
+ * Open conversations with a thread that are due a read: their next read came, or their visitor is active and the
+ * last read is older than `fastMs` (a visitor coming back need not wait out the slow schedule). Idle ones are left.
+ * The longest waiting first, so an overloaded reader stretches every interval evenly instead of starving some.
+ */
+export async function dueConversations(db: Db, schedule: ReadSchedule, now: Date, limit: number) {
+  const nowIso = now.toISOString();
+  const idleSince = new Date(now.getTime() - schedule.idleMs).toISOString();
+  const activeSince = new Date(now.getTime() - schedule.activeMs).toISOString();
+  const readBefore = new Date(now.getTime() - schedule.fastMs).toISOString();
+  return db
+    .selectFrom("support_conversations")
+    .selectAll()
+    .where("status", "=", "open")
+    .where("thread_id", "is not", null)
+    .where((eb) => eb.or([eb("last_message_at", ">=", idleSince), eb("visitor_active_at", ">=", idleSince)]))
+    .where((eb) =>
+      eb.or([
+        eb("next_read_at", "is", null),
+        eb("next_read_at", "<=", nowIso),
+        eb.and([
+          eb("visitor_active_at", ">=", activeSince),
+          eb.or([eb("last_read_at", "is", null), eb("last_read_at", "<=", readBefore)]),
+        ]),
+      ]),
+    )
+    .orderBy("next_read_at")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+/** The newest thread message read (relayed, skipped or ignored): the next read starts after it. */
+export async function saveReadCursor(db: Db, conversationId: string, messageId: string) {
+  await db
+    .updateTable("support_conversations")
+    .set({ last_relayed_message_id: messageId })
+    .where("id", "=", conversationId)
+    .execute();
+}
+
+/** When the thread was read and when it is read next (and, if asked, when its archived/locked state was checked). */
+export async function scheduleNextRead(
+  db: Db,
+  conversationId: string,
+  times: { readAt: Date; nextReadAt: Date; stateCheckedAt?: Date },
+) {
+  await db
+    .updateTable("support_conversations")
+    .set({
+      last_read_at: times.readAt.toISOString(),
+      next_read_at: times.nextReadAt.toISOString(),
+      ...(times.stateCheckedAt ? { state_checked_at: times.stateCheckedAt.toISOString() } : {}),
+    })
+    .where("id", "=", conversationId)
+    .where("status", "=", "open")
+    .execute();
+}

@@ -1,0 +1,475 @@
+// The bot's two-way side (issue 30, docs/decisions/025): visitor messages posted into their request's thread (claimed
+// like the support outbox, each with a nonce so Discord keeps one copy), and the team's replies read back from the
+// threads over REST by one instance at a time (a lease), fast while the visitor is there, slower otherwise.
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import { holdLease, releaseLease } from "~/features/catalog/shop-sync.server";
+import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
+import { type ConversationRow, resolveConversation } from "~/features/support-conversation/conversation-store.server";
+import { CONVERSATION_IDLE_MS, VISITOR_ACTIVE_MS } from "~/features/support-conversation/support-conversation";
+import { addTeamReply, setRepliesBlocked } from "~/features/support-conversation/support-conversation.server";
+import type { DbDialect } from "../../../db/client";
+import type { Database } from "../../../db/schema";
+import { discordNonce, GIVE_UP_AFTER_MS, retryDelayMs } from "./delivery-worker.server";
+import type { DiscordBot, DiscordBotError, ThreadMessage } from "./discord-bot.server";
+import {
+  type ClaimedVisitorMessage,
+  claimDueVisitorMessages,
+  dueConversations,
+  type ReadSchedule,
+  readRelayBlocked,
+  recordVisitorMessageAttempt,
+  releaseVisitorMessageClaims,
+  renewVisitorMessageClaim,
+  saveReadCursor,
+  scheduleNextRead,
+  type VisitorMessageAttempt,
+  visitorIsActive,
+  writeRelayBlocked,
+} from "./thread-relay-store.server";
+
+/** The lease (table `leases`, as the catalogue sync's) under which one instance reads the threads. */
+export const REPLY_READER_LEASE = "support-replies";
+export const REPLY_READER_LEASE_MS = 15_000;
+/** An active visitor's thread: read every 2 s, so a reply is on the page within 3 s with the stream's second. */
+export const ACTIVE_READ_INTERVAL_MS = 2_000;
+/** Everyone else's: once a minute (the visitor gets the reply by mail after 2 min anyway). */
+export const IDLE_READ_INTERVAL_MS = 60_000;
+/** How often a thread is asked whether the team archived or locked it (one GET of the thread). */
+export const STATE_CHECK_INTERVAL_MS = 5 * 60_000;
+/** Reads in flight at once: enough to reach Discord's 50 requests per second at ~150 ms a request. */
+export const READ_CONCURRENCY = 8;
+/** Pages (of 100 messages) read from one thread in one go; the rest at its next read. */
+const MAX_PAGES_PER_READ = 10;
+
+/** Why replies cannot reach the visitor: the bot's refusals and the Message Content intent switched off. */
+export type RelayBlock =
+  | "unauthorized"
+  | "missing_access"
+  | "missing_permissions"
+  | "unsupported_channel"
+  | "intent_missing";
+const BLOCKING_ERRORS = new Set<DiscordBotError["kind"]>(["unauthorized", "missing_access", "missing_permissions"]);
+
+/** Keeps this instance's pages and the shared row in step; writes only when the verdict changes. */
+export function relayBlocker(db: Kysely<Database>, onError: (error: unknown) => void = () => {}) {
+  let current: string | null | undefined;
+  return {
+    set(reason: RelayBlock | null) {
+      setRepliesBlocked(reason);
+      if (current === reason) return;
+      current = reason;
+      writeRelayBlocked(db, reason).catch(onError);
+    },
+    /** Another instance's verdict (it reads the threads), taken over by this instance's pages. */
+    async refresh() {
+      current = await readRelayBlocked(db);
+      setRepliesBlocked(current);
+    },
+    get current() {
+      return current ?? null;
+    },
+  };
+}
+export type RelayBlocker = ReturnType<typeof relayBlocker>;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Visitor messages into the thread
+
+export interface ThreadPostOptions {
+  db: Kysely<Database>;
+  dialect: DbDialect;
+  bot: DiscordBot;
+  workerId: string;
+  now?: () => Date;
+  random?: () => number;
+  /** Longer than a post may take with its waits (the bot gives up on a 429 longer than its in-call wait). */
+  leaseMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  signal?: AbortSignal;
+  blocker?: RelayBlocker;
+  onAttempt?: (message: ClaimedVisitorMessage, attempt: VisitorMessageAttempt) => void;
+}
+
+export interface ThreadPostPass {
+  delivered: string[];
+  retrying: string[];
+  failed: string[];
+  /** A 429 asked us to wait until then before posting anything more. */
+  pausedUntil?: Date;
+}
+
+/** One post of one claimed message; what to record. A locked thread is the team's "resolved": the message fails. */
+async function postVisitorMessage(message: ClaimedVisitorMessage, options: ThreadPostOptions, now: Date) {
+  const posted = await options.bot.postToThread(message.thread_id, message.body, { nonce: discordNonce(message.id) });
+  if (posted.ok) {
+    if (options.blocker?.current !== "intent_missing") options.blocker?.set(null);
+    return { outcome: "delivered", discordMessageId: posted.value.messageId } as const;
+  }
+  const { error } = posted;
+  const reason = `discord bot: ${error.kind}: ${error.message}`;
+  if (BLOCKING_ERRORS.has(error.kind)) options.blocker?.set(error.kind as RelayBlock);
+  if (error.kind === "rate_limited")
+    return { outcome: "rate_limited", reason, until: new Date(now.getTime() + error.retryAfterMs) } as const;
+  if (error.kind === "rejected") return { outcome: "rejected", reason } as const;
+  if (error.kind === "thread_closed" || error.kind === "not_found") {
+    if (await resolveConversation(options.db, message.conversation_id, now)) ringConversation(message.conversation_id);
+    return { outcome: "rejected", reason } as const;
+  }
+  const failingSince = message.first_failed_at ? Date.parse(message.first_failed_at) : now.getTime();
+  const wait = retryDelayMs(
+    Number(message.attempts) + 1,
+    options.random ?? Math.random,
+    options.backoffBaseMs,
+    options.backoffMaxMs,
+  );
+  return {
+    outcome: "retry",
+    reason,
+    nextAttemptAt: new Date(now.getTime() + wait),
+    giveUp: now.getTime() - failingSince >= GIVE_UP_AFTER_MS,
+  } as const;
+}
+
+/** Posts due visitor messages one at a time until none is left or Discord asks us to wait. */
+export async function postDueVisitorMessages(options: ThreadPostOptions): Promise<ThreadPostPass> {
+  const now = options.now ?? (() => new Date());
+  const leaseMs = options.leaseMs ?? 120_000;
+  const pass: ThreadPostPass = { delivered: [], retrying: [], failed: [] };
+  for (;;) {
+    if (options.signal?.aborted) return pass;
+    const [message] = await claimDueVisitorMessages(options.db, options.dialect, {
+      workerId: options.workerId,
+      limit: 1,
+      leaseMs,
+      now: now(),
+    });
+    if (!message) return pass;
+    if (!(await renewVisitorMessageClaim(options.db, message.id, options.workerId, leaseMs, now()))) continue;
+    const attempt: VisitorMessageAttempt = await postVisitorMessage(message, options, now());
+    await recordVisitorMessageAttempt(options.db, message, options.workerId, attempt, now());
+    options.onAttempt?.(message, attempt);
+    if (attempt.outcome === "delivered") pass.delivered.push(message.id);
+    else if (attempt.outcome === "rejected" || (attempt.outcome === "retry" && attempt.giveUp))
+      pass.failed.push(message.id);
+    else pass.retrying.push(message.id);
+    if (attempt.outcome === "rate_limited") return { ...pass, pausedUntil: attempt.until };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The team's replies out of the threads
+
+export interface ReplyReaderOptions {
+  db: Kysely<Database>;
+  bot: DiscordBot;
+  now?: () => Date;
+  schedule?: Partial<ReadSchedule>;
+  stateCheckMs?: number;
+  concurrency?: number;
+  /** Conversations taken per round of a pass. */
+  batch?: number;
+  blocker?: RelayBlocker;
+  signal?: AbortSignal;
+  /** Each read of a thread (tests and the bench count them). */
+  onRead?: (conversationId: string, outcome: ReadOutcome) => void;
+}
+
+export type ReadOutcome = "read" | "resolved" | "error" | "stopped";
+
+export interface ReadPass {
+  read: number;
+  relayed: number;
+  resolved: number;
+  errors: number;
+}
+
+export const DEFAULT_SCHEDULE: ReadSchedule = {
+  fastMs: ACTIVE_READ_INTERVAL_MS,
+  slowMs: IDLE_READ_INTERVAL_MS,
+  activeMs: VISITOR_ACTIVE_MS,
+  idleMs: CONVERSATION_IDLE_MS,
+};
+
+/** The text a team reply shows: its words, then its attachments' addresses (the page makes them safe links). */
+function replyBody(message: Extract<ThreadMessage, { kind: "team_reply" }>): string {
+  return [message.text, ...message.attachmentUrls].filter((part) => part.trim() !== "").join("\n");
+}
+
+/**
+ * Reads one thread after its cursor: each team reply is stored (once: by its Discord id) before the cursor moves past
+ * it, so a crash or an outage in between means a second read that stores nothing new. A message Discord blanked (the
+ * Message Content intent is off) stops the cursor before it, so it is relayed once the owner switches the intent on.
+ */
+async function readConversation(
+  conversation: ConversationRow,
+  options: ReplyReaderOptions,
+  schedule: ReadSchedule,
+  pass: ReadPass,
+): Promise<ReadOutcome | { stopPass: DiscordBotError }> {
+  const { db, bot } = options;
+  const now = options.now ?? (() => new Date());
+  const threadId = conversation.thread_id as string;
+  let after = conversation.last_relayed_message_id ?? undefined;
+  let error: DiscordBotError | undefined;
+  let blankSeen = false;
+  let readable = false;
+  for (let page = 0; page < MAX_PAGES_PER_READ && !blankSeen; page++) {
+    const result = await bot.readThread(threadId, after === undefined ? {} : { after });
+    if (!result.ok) {
+      error = result.error;
+      break;
+    }
+    let cursor: string | undefined;
+    for (const message of result.value.messages) {
+      if (message.kind === "unreadable") {
+        blankSeen = true;
+        break;
+      }
+      if (message.kind === "team_reply") {
+        readable = true;
+        const stored = await addTeamReply(
+          db,
+          conversation.id,
+          { authorName: message.authorName, body: replyBody(message), discordMessageId: message.id },
+          now(),
+        );
+        if (stored) pass.relayed += 1;
+      } else if (message.kind === "note") readable = true;
+      cursor = message.id;
+    }
+    if (cursor !== undefined) {
+      await saveReadCursor(db, conversation.id, cursor);
+      after = cursor;
+    }
+    if (!result.value.more) break;
+  }
+  const at = now();
+  const active = visitorIsActive(conversation, at, schedule.activeMs);
+  const interval = active ? schedule.fastMs : schedule.slowMs;
+  if (error) {
+    if (error.kind === "not_found") {
+      // The team deleted the thread: nothing more can come from it.
+      if (await resolveConversation(db, conversation.id, at)) ringConversation(conversation.id);
+      return "resolved";
+    }
+    if (BLOCKING_ERRORS.has(error.kind)) options.blocker?.set(error.kind as RelayBlock);
+    const wait = error.kind === "rate_limited" ? Math.max(error.retryAfterMs, interval) : interval;
+    await scheduleNextRead(db, conversation.id, { readAt: at, nextReadAt: new Date(at.getTime() + wait) });
+    if (BLOCKING_ERRORS.has(error.kind) || error.kind === "invalid_request_budget") return { stopPass: error };
+    return "error";
+  }
+  if (blankSeen) options.blocker?.set("intent_missing");
+  else if (readable || (options.blocker?.current !== "intent_missing" && options.blocker?.current !== null))
+    options.blocker?.set(null);
+  // Archiving or locking the thread is how the team resolves the conversation; Discord still answers reads then.
+  const stateCheckMs = options.stateCheckMs ?? STATE_CHECK_INTERVAL_MS;
+  const checkedAt = conversation.state_checked_at ? Date.parse(conversation.state_checked_at) : 0;
+  let stateCheckedAt: Date | undefined;
+  if (at.getTime() - checkedAt >= stateCheckMs) {
+    const state = await bot.threadState(threadId);
+    if (state.ok) {
+      stateCheckedAt = at;
+      if (state.value.resolved) {
+        if (await resolveConversation(db, conversation.id, at)) {
+          pass.resolved += 1;
+          ringConversation(conversation.id);
+        }
+        return "resolved";
+      }
+    }
+  }
+  await scheduleNextRead(db, conversation.id, {
+    readAt: at,
+    nextReadAt: new Date(at.getTime() + interval),
+    stateCheckedAt,
+  });
+  return "read";
+}
+
+/** Reads every thread due now, `concurrency` at a time; stops early when the bot is refused or the lease is lost. */
+export async function readDueThreads(options: ReplyReaderOptions): Promise<ReadPass> {
+  const now = options.now ?? (() => new Date());
+  const schedule = { ...DEFAULT_SCHEDULE, ...options.schedule };
+  const pass: ReadPass = { read: 0, relayed: 0, resolved: 0, errors: 0 };
+  const batch = options.batch ?? 200;
+  const seen = new Set<string>();
+  let stop = false;
+  while (!stop && !options.signal?.aborted) {
+    const due = (await dueConversations(options.db, schedule, now(), batch)).filter((c) => !seen.has(c.id));
+    if (due.length === 0) break;
+    let next = 0;
+    const worker = async () => {
+      while (!stop && !options.signal?.aborted) {
+        const conversation = due[next++];
+        if (!conversation) return;
+        seen.add(conversation.id);
+        let outcome: ReadOutcome;
+        try {
+          const result = await readConversation(conversation, options, schedule, pass);
+          if (typeof result === "object") {
+            stop = true;
+            outcome = "error";
+          } else outcome = result;
+        } catch {
+          outcome = "error";
+        }
+        if (outcome === "error") pass.errors += 1;
+        else pass.read += 1;
+        options.onRead?.(conversation.id, outcome);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? READ_CONCURRENCY) }, worker));
+  }
+  return pass;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Running it
+
+export interface ThreadRelayOptions extends Omit<ReplyReaderOptions, "signal"> {
+  dialect: DbDialect;
+  instanceId?: string;
+  leaseMs?: number;
+  /** How often the reader looks for due threads (and a non-holder tries for the lease). */
+  tickMs?: number;
+  /** How often visitor messages are looked for besides the wake-up a new one gives. */
+  postPollMs?: number;
+  /** How often a non-reading instance takes over the reader's verdict on the bot. */
+  statusRefreshMs?: number;
+  postBackoffBaseMs?: number;
+  onError?: (error: unknown) => void;
+  onPostAttempt?: ThreadPostOptions["onAttempt"];
+  onPass?: (pass: ReadPass & { leaseHeld: boolean }) => void;
+}
+
+export interface ThreadRelay {
+  /** A visitor message waits: post it now instead of at the next poll. */
+  kick(): void;
+  /** Finishes the read and the post in flight, hands back claims and the lease. */
+  stop(): Promise<void>;
+}
+
+function sleeper() {
+  let wake: (() => void) | undefined;
+  return {
+    sleep: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(0, ms));
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      }),
+    wake: () => wake?.(),
+  };
+}
+
+/** Starts posting visitor messages (every instance: claims keep them apart) and reading replies (the lease holder). */
+export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
+  const stopping = new AbortController();
+  const instanceId = options.instanceId ?? `relay-${crypto.randomUUID()}`;
+  const now = options.now ?? (() => new Date());
+  const leaseMs = options.leaseMs ?? REPLY_READER_LEASE_MS;
+  const tickMs = options.tickMs ?? 500;
+  const onError = options.onError ?? (() => {});
+  const blocker = options.blocker ?? relayBlocker(options.db, onError);
+  const posting = sleeper();
+  const reading = sleeper();
+  let kicked = false;
+
+  const postLoop = (async () => {
+    while (!stopping.signal.aborted) {
+      kicked = false;
+      let pass: ThreadPostPass | undefined;
+      try {
+        pass = await postDueVisitorMessages({
+          db: options.db,
+          dialect: options.dialect,
+          bot: options.bot,
+          workerId: instanceId,
+          now,
+          blocker,
+          signal: stopping.signal,
+          backoffBaseMs: options.postBackoffBaseMs,
+          onAttempt: options.onPostAttempt,
+        });
+      } catch (error) {
+        if (!stopping.signal.aborted) onError(error);
+      }
+      if (stopping.signal.aborted) break;
+      if (pass?.pausedUntil) await posting.sleep(pass.pausedUntil.getTime() - now().getTime());
+      else if (!kicked) await posting.sleep(options.postPollMs ?? 1_000);
+    }
+    await releaseVisitorMessageClaims(options.db, instanceId).catch(onError);
+  })();
+
+  const readLoop = (async () => {
+    let held = false;
+    let lastRefresh = 0;
+    while (!stopping.signal.aborted) {
+      try {
+        held = await holdLease(options.db, REPLY_READER_LEASE, instanceId, leaseMs, now());
+        if (held) {
+          // The lease is renewed while a long pass runs; losing it (a pause longer than the lease) stops the pass.
+          const lost = new AbortController();
+          const renewal = setInterval(() => {
+            holdLease(options.db, REPLY_READER_LEASE, instanceId, leaseMs, now()).then(
+              (still) => still || lost.abort(),
+              () => {},
+            );
+          }, leaseMs / 3);
+          try {
+            const pass = await readDueThreads({
+              ...options,
+              blocker,
+              signal: AbortSignal.any([stopping.signal, lost.signal]),
+            });
+            options.onPass?.({ ...pass, leaseHeld: true });
+          } finally {
+            clearInterval(renewal);
+          }
+        } else {
+          options.onPass?.({ read: 0, relayed: 0, resolved: 0, errors: 0, leaseHeld: false });
+          if (Date.now() - lastRefresh >= (options.statusRefreshMs ?? 5_000)) {
+            lastRefresh = Date.now();
+            await blocker.refresh();
+          }
+        }
+      } catch (error) {
+        if (!stopping.signal.aborted) onError(error);
+      }
+      if (stopping.signal.aborted) break;
+      await reading.sleep(tickMs);
+    }
+    if (held) await releaseLease(options.db, REPLY_READER_LEASE, instanceId).catch(onError);
+  })();
+
+  return {
+    kick() {
+      kicked = true;
+      posting.wake();
+    },
+    async stop() {
+      stopping.abort();
+      posting.wake();
+      reading.wake();
+      await Promise.all([postLoop, readLoop]);
+    },
+  };
+}
+
+/** Looks at the support channel once (boot): a refusal is logged by the bot and keeps pages from promising replies. */
+export async function checkSupportChannel(bot: DiscordBot, blocker: RelayBlocker) {
+  const channel = await bot.lookUpChannel();
+  if (channel.ok) {
+    if (blocker.current === "unauthorized" || blocker.current === "missing_access") blocker.set(null);
+    return channel;
+  }
+  const kind = channel.error.kind;
+  if (BLOCKING_ERRORS.has(kind) || kind === "unsupported_channel") blocker.set(kind as RelayBlock);
+  return channel;
+}
