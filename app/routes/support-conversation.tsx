@@ -1,14 +1,17 @@
 import { ConversationPage } from "~/features/support-conversation/conversation-page";
 import { conversationPageAction, loadConversationPage } from "~/features/support-conversation/conversation-page.server";
 import { conversationPageMeta } from "~/features/support-conversation/conversation-page-meta";
+import { clientAddressContext } from "~/platform/request-context";
 import type { Route } from "./+types/support-conversation";
 
 // Private, like /orders: no handle.cache, so never stored anywhere (Cache-Control: no-store); rendered whole with only
 // its own stylesheet rules (docs/decisions/013).
 export const handle = { ownStylesheet: true };
 
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   const headers = new Headers(loaderHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
   headers.set("Cache-Control", "no-store");
   return headers;
 };
@@ -20,8 +23,8 @@ export function loader({ request }: Route.LoaderArgs) {
   return loadConversationPage(request);
 }
 
-export function action({ request }: Route.ActionArgs) {
-  return conversationPageAction(request);
+export function action({ request, context }: Route.ActionArgs) {
+  return conversationPageAction(request, context.get(clientAddressContext));
 }
 
 export default function SupportConversation({ loaderData, actionData }: Route.ComponentProps) {

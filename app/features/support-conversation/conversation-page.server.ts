@@ -5,6 +5,8 @@ import { cookieValue } from "~/features/buyer-orders/sign-in";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localizedPath } from "~/features/i18n/locales";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
+import { createRateLimiter, type RateLimiter } from "~/platform/rate-limit.server";
+import { VISITOR_MESSAGE_LIMITS } from "./conversation.api.server";
 import type { ConversationPageNotice } from "./conversation-page";
 import {
   type ConversationRow,
@@ -59,13 +61,25 @@ export async function loadConversationPage(request: Request) {
   return data({ view }, { status: view ? 200 : 404, headers: NO_STORE });
 }
 
-function answer(notice: ConversationPageNotice, status: number) {
-  return data({ notice }, { status, headers: NO_STORE });
+function answer(notice: ConversationPageNotice, status: number, headers: Record<string, string> = {}) {
+  return data({ notice }, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+/** The form spends the same limits as the chat's messages (shared through Redis when the shop has it). */
+let formLimits: { conversation: RateLimiter; address: RateLimiter } | undefined;
+function messageLimits() {
+  formLimits ??= {
+    conversation: createRateLimiter(VISITOR_MESSAGE_LIMITS.conversation),
+    address: createRateLimiter(VISITOR_MESSAGE_LIMITS.address),
+  };
+  return formLimits;
 }
 
 /** The answer form: the visitor's message joins the conversation (and its thread), then the page shows it. */
-export async function conversationPageAction(request: Request) {
+export async function conversationPageAction(request: Request, clientAddress: string) {
   if (!isOwnOrigin(request)) return answer("forbidden-origin", 403);
+  const byAddress = await messageLimits().address.consume(clientAddress);
+  if (!byAddress.ok) return answer("too-many", 429, { "Retry-After": String(byAddress.retryAfterSeconds) });
   const form = await readSmallForm(request, MAX_FORM_BYTES);
   if (!form) return answer("bad-request", 400);
   const message = visitorMessageSchema.safeParse({ text: form.get("text") ?? "" });
@@ -74,10 +88,13 @@ export async function conversationPageAction(request: Request) {
     const conversation = await conversationOfBrowser(request);
     if (!conversation) return "no-conversation" as const;
     if (conversation.status === "resolved") return "resolved" as const;
+    const spent = await messageLimits().conversation.consume(conversation.id);
+    if (!spent.ok) return spent;
     await addVisitorMessage(conversation, message.data.text);
     return "sent" as const;
   });
   if (outcome === "no-conversation") return answer(outcome, 404);
   if (outcome === "resolved") return answer(outcome, 409);
+  if (typeof outcome === "object") return answer("too-many", 429, { "Retry-After": String(outcome.retryAfterSeconds) });
   return redirect(pagePath(request), { status: 303, headers: NO_STORE });
 }

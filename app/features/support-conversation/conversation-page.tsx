@@ -16,7 +16,8 @@ export type ConversationPageNotice =
   | "bad-request"
   | "bad-message"
   | "no-conversation"
-  | "resolved";
+  | "resolved"
+  | "too-many";
 
 function NoticeText({ notice }: { notice: ConversationPageNotice }) {
   switch (notice) {
@@ -30,6 +31,8 @@ function NoticeText({ notice }: { notice: ConversationPageNotice }) {
       return <Trans>This browser has no support conversation any more. Open the support chat to start one.</Trans>;
     case "resolved":
       return <Trans>This conversation is resolved, so it takes no more messages. Start a new request instead.</Trans>;
+    case "too-many":
+      return <Trans>Too many messages. Please wait a minute and try again.</Trans>;
   }
 }
 
