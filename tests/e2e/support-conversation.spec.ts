@@ -189,13 +189,15 @@ test.describe("support that answers back, with the team in Discord", () => {
       maxRedirects: 0,
     });
     expect(empty.status()).toBe(400);
-    // A post from another site is refused.
-    const foreign = await context.request.post(`${server.url}/support/conversation`, {
-      form: { text: "hello" },
-      headers: { Origin: "https://evil.example" },
-      maxRedirects: 0,
-    });
-    expect(foreign.status()).toBe(403);
+    expect(await empty.text()).toContain("Write a message of at most 900 characters.");
+    // React Router refuses a foreign Origin itself (400); one without Origin or Referer is refused by the page (403).
+    const post = (headers: Record<string, string>) =>
+      context.request.post(`${server.url}/support/conversation`, { form: { text: "from elsewhere" }, headers });
+    expect((await post({ Origin: "https://evil.example" })).status()).toBe(400);
+    const noOrigin = await post({});
+    expect(noOrigin.status()).toBe(403);
+    expect(await noOrigin.text()).toContain("This form must be sent from this site.");
+    expect(teamTexts(threadId).some((text) => text.includes("from elsewhere"))).toBe(false);
     await context.close();
   });
 
