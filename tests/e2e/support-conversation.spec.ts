@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { CLOSING_MESSAGES, SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
+import { resolveConversation } from "~/features/support-conversation/conversation-store.server";
 import { CONVERSATION_COOKIE } from "~/features/support-conversation/support-conversation";
+import { openDatabase } from "../../db/client";
 import { type DiscordEmulator, startDiscordEmulator } from "../fakes/discord-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
@@ -150,6 +152,44 @@ test.describe("support that answers back, with the team in Discord", () => {
     emulator.postAsTeam(threadId, "Glad to hear it. Anything else?", { author: { username: "mara" } });
     await expect(page.getByRole("list", { name: "Conversation" }).getByText("Glad to hear it.")).toBeVisible();
     expect(await axeViolations(page, "main")).toEqual([]);
+  });
+
+  test("with the event stream refused, replies come by polling; a resolved conversation says so and offers New request", async ({
+    page,
+  }) => {
+    const threadsBefore = emulator.threadsOf(channelId).length;
+    // Sent from another tab of this browser: this tab's panel starts fresh and shows the browser's conversation.
+    const { conversation } = await requestKeyReset(page.context().request, server.url);
+    const threadId = await threadOfNextRequest(threadsBefore);
+    const refused: string[] = [];
+    await page.route("**/api/support/conversation/events*", (route) => {
+      refused.push(route.request().url());
+      return route.fulfill({ status: 503, contentType: "text/plain", body: "no streams here" });
+    });
+    await gotoHydrated(page, `${server.url}/faq`);
+    const panel = await openChat(page);
+    const list = chatList(page);
+    await expect(list.getByText(CLOSING_MESSAGES["Key Reset"])).toBeVisible();
+    await expect(panel.getByRole("button", { name: "Select a category" })).toHaveCount(0);
+    expect(refused.length).toBeGreaterThan(0);
+
+    emulator.postAsTeam(threadId, "Polling works too.", { author: { username: "mara" } });
+    await expect(list.getByRole("listitem").filter({ hasText: "Polling works too." })).toContainText("mara");
+
+    // The team resolves it (here straight in the database, as the relay does when the thread is closed).
+    const handle = openDatabase({ dataDir: server.dataDir });
+    try {
+      expect(await resolveConversation(handle.db, conversation.id)).toBe(true);
+    } finally {
+      await handle.close();
+    }
+    await expect(
+      panel.getByText("This conversation is resolved. Start a new request if you need more help."),
+    ).toBeVisible();
+    await expect(panel.getByRole("textbox", { name: "Your answer" })).toBeDisabled();
+    await panel.getByRole("button", { name: "New request" }).click();
+    await expect(panel.getByRole("button", { name: "Select a category" })).toBeFocused();
+    await expect(list.getByText("Polling works too.")).toHaveCount(0);
   });
 
   test("without JavaScript: the conversation page shows the conversation and answers go in by the form", async ({

@@ -64,7 +64,10 @@ export function usePanelConversation({ open, state }: { open: boolean; state: Ch
   // A conversation this tab just opened, or (on a fresh questionnaire) the browser's latest one, unless set aside.
   const adopted =
     loaded !== null && loaded.id !== memory.setAside && (sent ? loaded.id === memory.submitted?.id : pristine);
-  const { view, addMessages } = useConversationFeed(adopted ? loaded : null, open);
+  const feed = useConversationFeed(adopted ? loaded : null, open);
+  // The feed lets go of a conversation one render late: a set-aside one must not show in between.
+  const view = adopted && feed.view?.id === loaded.id ? feed.view : null;
+  const { addMessages } = feed;
 
   const teamReplied = view?.messages.some((m) => m.author === "team") ?? false;
   const canAnswer = view !== null && view.status === "open" && teamReplied;
