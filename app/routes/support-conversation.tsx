@@ -28,5 +28,7 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SupportConversation({ loaderData, actionData }: Route.ComponentProps) {
-  return <ConversationPage view={loaderData.view} notice={actionData?.notice ?? null} />;
+  return (
+    <ConversationPage view={loaderData.view} notice={actionData?.notice ?? null} draft={actionData?.draft ?? null} />
+  );
 }

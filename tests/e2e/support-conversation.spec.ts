@@ -222,14 +222,17 @@ test.describe("support that answers back, with the team in Discord", () => {
     await expect(list.getByText("Version 4.2, on Windows.")).toBeVisible();
     await expect.poll(() => teamTexts(threadId).some((text) => text.includes("Version 4.2, on Windows."))).toBe(true);
 
-    // An empty message is refused on the page, not with an error page.
-    const empty = await context.request.post(`${server.url}/support/conversation`, {
-      form: { text: "   " },
+    // A message too long is refused on the page, not with an error page, and what was typed comes back in the box.
+    const tooLong = `${"y".repeat(900)}z`;
+    const refused = await context.request.post(`${server.url}/support/conversation`, {
+      form: { text: tooLong },
       headers: { Origin: server.url },
       maxRedirects: 0,
     });
-    expect(empty.status()).toBe(400);
-    expect(await empty.text()).toContain("Write a message of at most 900 characters.");
+    expect(refused.status()).toBe(400);
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain("Write a message of at most 900 characters.");
+    expect(refusedPage).toContain(`>${tooLong}</textarea>`);
     // React Router refuses a foreign Origin itself (400); one without Origin or Referer is refused by the page (403).
     const post = (headers: Record<string, string>) =>
       context.request.post(`${server.url}/support/conversation`, { form: { text: "from elsewhere" }, headers });

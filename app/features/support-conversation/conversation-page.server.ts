@@ -16,7 +16,13 @@ import {
   markVisitorPresent,
 } from "./conversation-store.server";
 import { addVisitorMessage, conversationCookie, conversationView } from "./support-conversation.server";
-import { CONVERSATION_COOKIE, CONVERSATION_PATH, LINK_TOKEN_PARAM, visitorMessageSchema } from "./support-conversation";
+import {
+  CONVERSATION_COOKIE,
+  CONVERSATION_PATH,
+  LINK_TOKEN_PARAM,
+  MAX_MESSAGE_LENGTH,
+  visitorMessageSchema,
+} from "./support-conversation";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 /** The answer form carries one message (at most MAX_MESSAGE_LENGTH characters, up to 4 bytes each) and little else. */
@@ -61,8 +67,14 @@ export async function loadConversationPage(request: Request) {
   return data({ view }, { status: view ? 200 : 404, headers: NO_STORE });
 }
 
-function answer(notice: ConversationPageNotice, status: number, headers: Record<string, string> = {}) {
-  return data({ notice }, { status, headers: { ...NO_STORE, ...headers } });
+/** A refused message comes back with the page (its draft too, so nothing typed is lost without JavaScript). */
+function answer(
+  notice: ConversationPageNotice,
+  status: number,
+  headers: Record<string, string> = {},
+  draft: string | null = null,
+) {
+  return data({ notice, draft }, { status, headers: { ...NO_STORE, ...headers } });
 }
 
 /** The form spends the same limits as the chat's messages (shared through Redis when the shop has it). */
@@ -82,8 +94,10 @@ export async function conversationPageAction(request: Request, clientAddress: st
   if (!byAddress.ok) return answer("too-many", 429, { "Retry-After": String(byAddress.retryAfterSeconds) });
   const form = await readSmallForm(request, MAX_FORM_BYTES);
   if (!form) return answer("bad-request", 400);
-  const message = visitorMessageSchema.safeParse({ text: form.get("text") ?? "" });
-  if (!message.success) return answer("bad-message", 400);
+  const written = form.get("text");
+  const draft = typeof written === "string" ? written.slice(0, MAX_MESSAGE_LENGTH * 2) : null;
+  const message = visitorMessageSchema.safeParse({ text: written ?? "" });
+  if (!message.success) return answer("bad-message", 400, {}, draft);
   const outcome = await pageDatabaseWork(async () => {
     const conversation = await conversationOfBrowser(request);
     if (!conversation) return "no-conversation" as const;
@@ -93,8 +107,9 @@ export async function conversationPageAction(request: Request, clientAddress: st
     await addVisitorMessage(conversation, message.data.text);
     return "sent" as const;
   });
-  if (outcome === "no-conversation") return answer(outcome, 404);
-  if (outcome === "resolved") return answer(outcome, 409);
-  if (typeof outcome === "object") return answer("too-many", 429, { "Retry-After": String(outcome.retryAfterSeconds) });
+  if (outcome === "no-conversation") return answer(outcome, 404, {}, draft);
+  if (outcome === "resolved") return answer(outcome, 409, {}, draft);
+  if (typeof outcome === "object")
+    return answer("too-many", 429, { "Retry-After": String(outcome.retryAfterSeconds) }, draft);
   return redirect(pagePath(request), { status: 303, headers: NO_STORE });
 }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { PageHeader } from "~/components/ui/page-header";
@@ -74,19 +74,31 @@ function NoConversation() {
   );
 }
 
-function AnswerForm({ notice }: { notice: ConversationPageNotice | null }) {
+function AnswerForm({ notice, draft }: { notice: ConversationPageNotice | null; draft: string | null }) {
   const { t } = useLingui();
   const fieldId = useId();
   const navigation = useNavigation();
   const sending = navigation.state === "submitting";
+  const formRef = useRef<HTMLFormElement>(null);
+  const wasBusy = useRef(false);
+  // A message taken redirects (no notice): the box empties. A refused one keeps what was typed.
+  useEffect(() => {
+    if (navigation.state !== "idle") {
+      wasBusy.current = true;
+      return;
+    }
+    if (wasBusy.current && notice === null) formRef.current?.reset();
+    wasBusy.current = false;
+  }, [navigation.state, notice]);
   return (
-    <Form method="post" className="flex flex-col gap-3" key={navigation.state === "idle" ? "idle" : "busy"}>
+    <Form ref={formRef} method="post" className="flex flex-col gap-3">
       <label htmlFor={fieldId} className="font-semibold text-foreground">
         <Trans>Your message</Trans>
       </label>
       <textarea
         id={fieldId}
         name="text"
+        defaultValue={draft ?? undefined}
         required
         rows={4}
         dir="auto"
@@ -112,9 +124,12 @@ function AnswerForm({ notice }: { notice: ConversationPageNotice | null }) {
 export function ConversationPage({
   view: loadedView,
   notice,
+  draft,
 }: {
   view: ConversationView | null;
   notice: ConversationPageNotice | null;
+  /** What the visitor wrote when the form refused it. */
+  draft: string | null;
 }) {
   const { t, i18n } = useLingui();
   const { view } = useConversationFeed(loadedView, true);
@@ -140,7 +155,7 @@ export function ConversationPage({
           <NewRequestHint />
         </div>
       ) : teamReplied ? (
-        <AnswerForm notice={notice} />
+        <AnswerForm notice={notice} draft={draft} />
       ) : (
         <div className="flex flex-col gap-3">
           <p className="text-soft">
