@@ -150,8 +150,16 @@ test.describe("support that answers back, with the team in Discord", () => {
     await gotoHydrated(page, `${server.url}/support/conversation`);
     await expect(page.getByRole("heading", { level: 1, name: "Your support conversation" })).toBeVisible();
     emulator.postAsTeam(threadId, "Glad to hear it. Anything else?", { author: { username: "mara" } });
-    await expect(page.getByRole("list", { name: "Conversation" }).getByText("Glad to hear it.")).toBeVisible();
+    const pageList = page.getByRole("list", { name: "Conversation" });
+    await expect(pageList.getByText("Glad to hear it.")).toBeVisible();
     expect(await axeViolations(page, "main")).toEqual([]);
+    // Answering on the page with JavaScript: the message shows, the box empties, and it reaches the thread.
+    const box = page.getByRole("textbox", { name: "Your message" });
+    await box.fill("No, that is all. Thanks!");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(pageList.getByText("No, that is all. Thanks!")).toBeVisible();
+    await expect(box).toHaveValue("");
+    await expect.poll(() => teamTexts(threadId).some((text) => text.includes("No, that is all. Thanks!"))).toBe(true);
   });
 
   test("with the event stream refused, replies come by polling; a resolved conversation says so and offers New request", async ({
