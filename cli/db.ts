@@ -49,6 +49,8 @@ export const TRANSIENT_TABLES: readonly string[] = [
   // Sign-in codes (10 minutes) and sessions (24 hours) of /orders: a moved shop's buyers sign in again.
   "buyer_sign_in_codes",
   "buyer_sessions",
+  // The Discord bot's last verdict (token refused, intent off …): found again by the next call to Discord.
+  "support_relay_status",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

@@ -6,7 +6,11 @@
 // BENCH_ONLY=catalogue runs the catalogue section alone, BENCH_SKIP_CATALOGUE=1 leaves it out; BENCH_ONLY=shop runs
 // the shop-source section (scripts/lib/bench-shop.mjs) alone, BENCH_SKIP_SHOP=1 leaves it out; BENCH_ONLY=orders runs
 // the buyer-orders section (scripts/lib/bench-orders.mjs: sign-in code to mail through a real SMTP server, the signed-in
-// /orders page, send-code against the rate limits) alone, BENCH_SKIP_ORDERS=1 leaves it out; BENCH_NO_BUILD=1 uses
+// /orders page, send-code against the rate limits) alone, BENCH_SKIP_ORDERS=1 leaves it out; BENCH_ONLY=support-relay
+// runs the Discord reply reader's section (scripts/lib/bench-support-relay.mjs, no build needed) alone,
+// BENCH_SKIP_SUPPORT_RELAY=1 leaves it out; BENCH_ONLY=support-streams runs the conversation-streams section
+// (scripts/lib/bench-support-streams.mjs: 2,000 open event streams, memory per stream, message-to-stream latency)
+// alone, BENCH_SKIP_SUPPORT_STREAMS=1 leaves it out; BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
 // content/ with it as theme.json and the brand/ folder beside it), on the same build.
 import { spawn, spawnSync } from "node:child_process";
@@ -21,6 +25,8 @@ import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchShop } from "./lib/bench-shop.mjs";
+import { benchSupportRelay } from "./lib/bench-support-relay.mjs";
+import { benchSupportStreams } from "./lib/bench-support-streams.mjs";
 import {
   BROWSER_HEADERS,
   CHROME_FLAGS,
@@ -62,9 +68,18 @@ const LOAD_ROUTES = ["/", "/products", "/product/446894", "/de/product/446894", 
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== "catalogue" && ONLY !== "shop" && ONLY !== "orders") {
-  console.error(`BENCH_ONLY: "catalogue", "shop" or "orders" are the sections that run alone (got "${ONLY}")`);
+const SECTIONS = ["catalogue", "shop", "orders", "support-relay", "support-streams"];
+if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
+  console.error(
+    `BENCH_ONLY: ${SECTIONS.map((s) => `"${s}"`).join(", ")} are the sections that run alone (got "${ONLY}")`,
+  );
   process.exit(2);
+}
+// The support-relay section runs the reader under tsx against the emulator: no build, no server.
+if (ONLY === "support-relay") {
+  console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
+  await benchSupportRelay();
+  process.exit(0);
 }
 
 console.log(
@@ -97,6 +112,9 @@ if (ONLY === "catalogue" || (ONLY === undefined && !process.env.BENCH_SKIP_CATAL
 if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) await benchShop({ buildDir: BUILD_DIR });
 if (ONLY === "orders" || (ONLY === undefined && !process.env.BENCH_SKIP_ORDERS))
   await benchOrders({ buildDir: BUILD_DIR });
+if (ONLY === undefined && !process.env.BENCH_SKIP_SUPPORT_RELAY) await benchSupportRelay();
+if (ONLY === "support-streams" || (ONLY === undefined && !process.env.BENCH_SKIP_SUPPORT_STREAMS))
+  await benchSupportStreams({ buildDir: BUILD_DIR });
 
 /** A copy of content/ wearing the theme file `themeFile`, with the brand/ folder beside that file. */
 function contentWithTheme(themeFile) {

@@ -1,11 +1,14 @@
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { type OpenedThroughApi, openConversationThroughApi } from "../support/support-conversation-client";
 
 // Property: whatever arrives at an API route (method, query, headers, body), the answer is never a 5xx, and a 4xx
 // is JSON `{error: string}` without a stack trace. Runs against its own production server, so rate limits that the
 // fuzz trips cannot disturb other specs; random X-Forwarded-For spreads requests over many client addresses.
-const ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string> }> = [
+// Routes marked `conversation` are sent with the cookie of a real conversation (or none, a random or a malformed one),
+// from our origin or another, so the fuzz reaches past the cookie check into each handler.
+const ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string>; conversation?: boolean }> = [
   { name: "/api/status", methods: ["GET", "HEAD"], path: fc.constant("/api/status") },
   { name: "/api/checkout", methods: ["POST", "GET"], path: fc.constant("/api/checkout") },
   {
@@ -21,6 +24,18 @@ const ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string
   { name: "/api/shop/notifications", methods: ["POST"], path: fc.constant("/api/shop/notifications") },
   { name: "/api/support", methods: ["POST", "GET"], path: fc.constant("/api/support") },
   { name: "/api/reviews", methods: ["GET"], path: fc.constant("/api/reviews") },
+  {
+    name: "/api/support/conversation and its events stream",
+    methods: ["GET", "HEAD", "POST"],
+    path: fc.constantFrom("/api/support/conversation", "/api/support/conversation/events"),
+    conversation: true,
+  },
+  {
+    name: "/api/support/conversation/messages and /seen",
+    methods: ["POST", "GET", "PUT"],
+    path: fc.constantFrom("/api/support/conversation/messages", "/api/support/conversation/seen"),
+    conversation: true,
+  },
   {
     name: "/api/language-suggestion and /api/status?locale=",
     methods: ["GET", "HEAD"],
@@ -73,6 +88,15 @@ const body = fc.oneof(
   fc
     .record({ category: fc.string(), answers: fc.dictionary(fc.string(), fc.string()), altcha: fc.string() })
     .map((v) => ({ text: JSON.stringify(v), json: true })),
+  fc
+    .record(
+      {
+        text: fc.oneof(fc.string({ maxLength: 3000 }), fc.anything()),
+        seq: fc.oneof(fc.integer(), fc.double(), fc.anything()),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => ({ text: JSON.stringify(v), json: true })),
   fc.string({ maxLength: 200 }).map((text) => ({ text, json: false })),
   fc.constantFrom("{", '{"a":', "[1,2", "nul", '"\\u12"', "{}}", "\u0000").map((text) => ({ text, json: true })),
   fc
@@ -110,10 +134,19 @@ const query = fc.dictionary(
   { maxKeys: 4 },
 );
 
+/** How a conversation route's request authenticates and where it says it comes from. */
+const visitor = fc.record({
+  cookie: fc.constantFrom("valid", "valid", "none", "random", "malformed"),
+  origin: fc.constantFrom("same", "none", "foreign"),
+  lastEventId: fc.option(fc.oneof(printable, fc.integer().map(String)), { nil: undefined }),
+});
+
 let server: AppServer;
+let conversation: OpenedThroughApi;
 test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   server = await startAppServer({ env: { LOG_LEVEL: "silent" } });
+  conversation = await openConversationThroughApi(server.url);
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -130,18 +163,43 @@ for (const route of ROUTES) {
         headers,
         body,
         ipv4,
-        async (method, path, params, hdrs, payload, ip) => {
+        visitor,
+        async (method, path, params, hdrs, payload, ip, who) => {
           const search = Object.entries(params)
             .map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("%") ? v : encodeURIComponent(v)}`)
             .join("&");
           const sendsBody = payload !== undefined && !["GET", "HEAD"].includes(method);
           const requestHeaders: Record<string, string> = { ...hdrs, "x-forwarded-for": ip };
           if (!sendsBody) delete requestHeaders["content-type"];
+          if (route.conversation) {
+            const cookies = {
+              valid: conversation.cookie,
+              none: undefined,
+              random: `kestrel_support_conversation=${"A".repeat(43)}`,
+              malformed: "kestrel_support_conversation=../x;%%",
+            };
+            const cookie = cookies[who.cookie as keyof typeof cookies];
+            if (cookie) requestHeaders.cookie = cookie;
+            if (who.origin !== "none")
+              requestHeaders.origin = who.origin === "same" ? server.url : "https://evil.example";
+            if (who.lastEventId !== undefined) requestHeaders["last-event-id"] = who.lastEventId;
+          }
+          const abort = new AbortController();
           const res = await fetch(`${server.url}${path}${search ? `?${search}` : ""}`, {
             method,
             headers: requestHeaders,
             body: sendsBody ? payload.text : undefined,
+            signal: abort.signal,
           });
+          if (method !== "HEAD" && (res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+            // A stream stays open: its first bytes are the retry line; then the request is abandoned.
+            expect(res.status).toBe(200);
+            const reader = res.body?.getReader();
+            const first = await reader?.read();
+            expect(new TextDecoder().decode(first?.value)).toContain("retry: 3000");
+            abort.abort();
+            return;
+          }
           const text = await res.text();
           expect(res.status, `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`).toBeLessThan(500);
           expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);

@@ -17,6 +17,8 @@ export type ChannelAccess = "full" | "read-only" | "none";
 export interface EmulatedAuthor {
   id: string;
   username: string;
+  /** The display name people see (Discord's `global_name`); null/absent: the username is shown. */
+  globalName?: string;
   bot?: boolean;
 }
 
@@ -86,6 +88,8 @@ export interface DiscordEmulator {
   threadsOf(channelId: string): EmulatedChannel[];
   /** Messages of a channel or thread, oldest first, as stored (never blanked). */
   messagesOf(channelId: string): EmulatedMessage[];
+  /** A thread in a channel made without the bot's posts (benchmarks set up thousands at once); returns its id. */
+  addThread(channelId: string, name?: string): string;
   /** A person of the team writes into a thread; returns the message id. */
   postAsTeam(threadId: string, content: string, options?: { author?: Partial<EmulatedAuthor> }): string;
   /** An internal note (`note: …`) from the team. */
@@ -204,7 +208,7 @@ export async function startDiscordEmulator(
       author: {
         id: message.author.id,
         username: message.author.username,
-        global_name: null,
+        global_name: message.author.globalName ?? null,
         discriminator: "0",
         avatar: null,
         ...(message.author.bot ? { bot: true } : {}),
@@ -481,6 +485,11 @@ export async function startDiscordEmulator(
       return id;
     },
     channel: (id) => channels.get(id),
+    addThread(channelId, name) {
+      const parent = channels.get(channelId);
+      if (!parent) throw new Error(`discord emulator: no channel ${channelId}`);
+      return addThread(parent, name ?? "support thread", newId()).id;
+    },
     threadsOf: (channelId) => [...channels.values()].filter((c) => c.kind === "thread" && c.parentId === channelId),
     messagesOf: (channelId) => [...(channels.get(channelId)?.messages ?? [])],
     postAsTeam(threadId, content, postOptions = {}) {

@@ -92,6 +92,9 @@ describe("migrations", () => {
       "used_at",
     ]);
     expect(schema.buyer_sessions).toEqual(["created_at", "email", "expires_at", "id_hash"]);
+    // 015: the reply reader's times per thread, and the bot's verdict every instance reads.
+    expect(schema.support_conversations).toEqual(expect.arrayContaining(["last_read_at", "state_checked_at"]));
+    expect(schema.support_relay_status).toEqual(["blocked_reason", "name", "updated_at"]);
   });
 
   it("produces the same tables and columns on PostgreSQL as on SQLite", async (ctx) => {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
+import compression from "compression";
 import express from "express";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +37,7 @@ import {
   addTeamReply,
   questionnaireLines,
   repliesLive,
+  resolveConversationAndRing,
   setRepliesBlocked,
 } from "~/features/support-conversation/support-conversation.server";
 import { type Kysely, sql } from "kysely";
@@ -50,6 +52,8 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 async function startInstance(db: () => Kysely<Database>, pollMs: number | null, doorbell = conversationDoorbell) {
   const streams = new ConversationStreams({ db, doorbell, repliesLive, pollMs });
   const app = express();
+  // As server.ts serves it: the stream must get through the compression middleware unbuffered.
+  app.use(compression());
   app.use("/api", createConversationApi({ db, streams: () => streams }));
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -265,9 +269,7 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     expect(messagesOf(events).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(messagesOf(events).at(-1)).toMatchObject({ author: "team", authorName: "Grace", body: "Second" });
 
-    await resolveConversation(db(), conversation.id);
-    // resolveConversation leaves the ringing to its caller; the ring (or SQLite's check) brings the status.
-    conversationDoorbell().ring(conversation.id);
+    await resolveConversationAndRing(db(), conversation.id);
     await events.waitFor((e) => e.event === "status" && e.data.includes("resolved"));
     setRepliesBlocked("intent off");
     await events.waitFor((e) => e.event === "status" && e.data.includes('"repliesLive":false'));
@@ -319,6 +321,33 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     expect(instance.streams.size).toBe(before + 1);
     events.close();
     await expect.poll(() => instance.streams.size).toBe(before);
+    // HEAD gets the stream's headers and no stream held open.
+    const head = await fetch(`${instance.base}/api/support/conversation/events`, {
+      method: "HEAD",
+      headers: cookie(token),
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(instance.streams.size).toBe(before);
+  });
+
+  it("ends streams at shutdown, and ends new ones at once so a draining instance does not wait for them", async () => {
+    const { token } = await newConversation(db());
+    const other = await startInstance(db, null);
+    try {
+      const events = await openEventStream(`${other.base}/api/support/conversation/events`, cookie(token));
+      await events.waitFor((e) => e.id === "9");
+      other.streams.close();
+      await events.ended;
+      const late = await openEventStream(`${other.base}/api/support/conversation/events`, cookie(token));
+      expect(late.status).toBe(200);
+      await late.ended;
+      expect(late.retry).toBe(3000);
+      expect(late.events).toEqual([]);
+      expect(other.streams.size).toBe(0);
+    } finally {
+      await other.stop();
+    }
   });
 
   if (dialect === "sqlite")

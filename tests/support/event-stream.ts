@@ -20,7 +20,11 @@ export interface EventStreamReader {
   close(): void;
 }
 
-export async function openEventStream(url: string, headers: Record<string, string> = {}): Promise<EventStreamReader> {
+export async function openEventStream(
+  url: string,
+  headers: Record<string, string> = {},
+  onEvent?: (event: StreamEvent) => void,
+): Promise<EventStreamReader> {
   const abort = new AbortController();
   const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: abort.signal });
   const events: StreamEvent[] = [];
@@ -85,6 +89,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
           if (hasData) {
             event.data = data.join("\n");
             events.push(event);
+            onEvent?.(event);
             for (const waiter of [...waiters]) waiter();
           }
         }

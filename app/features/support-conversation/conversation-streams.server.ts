@@ -44,6 +44,8 @@ export class ConversationStreams {
   private readonly streams = new Set<Stream>();
   private timers: NodeJS.Timeout[] = [];
   private polling = false;
+  /** Set by close(): new streams are ended at once, so a draining instance does not wait for them. */
+  private stopped = false;
   private readonly options: Required<Omit<ConversationStreamsOptions, "pollMs">> & { pollMs: number | null };
 
   constructor(options: ConversationStreamsOptions) {
@@ -69,7 +71,8 @@ export class ConversationStreams {
 
   /** Answers the request with an event stream of the conversation, starting after `afterSeq`. */
   open(req: express.Request, res: express.Response, conversation: ConversationRow, afterSeq: number) {
-    this.start();
+    // Gone while its conversation was looked up: its "close" has fired already, so it would never be dropped.
+    if (req.socket.destroyed) return;
     res.status(200);
     // no-transform: the compression middleware leaves the stream alone (gzip would hold events in its buffer).
     res.set({
@@ -79,6 +82,12 @@ export class ConversationStreams {
       Connection: "keep-alive",
     });
     res.flushHeaders();
+    if (this.stopped) {
+      // Shutting down: the browser reconnects after `retry`, through the balancer to an instance that stays.
+      res.end(`retry: ${EVENT_STREAM_RETRY_MS}\n\n`);
+      return;
+    }
+    this.start();
     req.socket.setNoDelay(true);
     req.socket.setKeepAlive(true);
     const stream: Stream = {
@@ -103,6 +112,7 @@ export class ConversationStreams {
 
   /** Ends every stream (shutdown: browsers reconnect elsewhere with Last-Event-ID) and stops the timers. */
   close() {
+    this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     for (const stream of [...this.streams]) {

@@ -114,6 +114,11 @@ export function createConversationApi(options: ConversationApiOptions = {}) {
       res.status(400).json({ error: "Last-Event-ID and after must be a message number (0 or more)" });
       return;
     }
+    if (req.method === "HEAD") {
+      // Express answers HEAD with the GET route: the headers of a stream, and no stream held open for nobody.
+      res.set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform" }).end();
+      return;
+    }
     if (!(await spend(streamConnects, conversation.id, res, EVENT_STREAM_CONNECT_LIMIT))) return;
     if (streams().countFor(conversation.id) >= MAX_STREAMS_PER_CONVERSATION) {
       res.set("Retry-After", "30").status(429).json({ error: "Too many open windows of this conversation" });

@@ -17,6 +17,7 @@ import {
   type ConversationMessageRow,
   type ConversationRow,
   conversationMessages,
+  resolveConversation,
   toConversationMessage,
 } from "./conversation-store.server";
 import {
@@ -134,4 +135,15 @@ export function conversationCookie(token: string, requestIsHttps: boolean): stri
 export function conversationLink(linkKey: string, locale: string | null | undefined): string {
   const path = localizedPath(CONVERSATION_PATH, isLocale(locale ?? undefined) ? (locale as Locale) : DEFAULT_LOCALE);
   return `${new URL(getEnv().PUBLIC_URL).origin}${path}?${LINK_TOKEN_PARAM}=${linkKey}`;
+}
+
+/** The team resolved it (from the thread or the CLI): stored, and every open page told at once. */
+export async function resolveConversationAndRing(
+  db: Kysely<Database>,
+  conversationId: string,
+  now = new Date(),
+): Promise<boolean> {
+  const changed = await resolveConversation(db, conversationId, now);
+  if (changed) ringConversation(conversationId);
+  return changed;
 }

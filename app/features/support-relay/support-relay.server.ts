@@ -127,8 +127,8 @@ export function startSupportDelivery(): () => Promise<void> {
     webhookUrl,
     bot,
     onBotProblem: (problem) => {
-      if (problem !== null) blocker.set(problem);
-      else if (blocker.current !== "intent_missing") blocker.set(null);
+      if (problem !== null) void blocker.set(problem);
+      else if (blocker.current !== "intent_missing") void blocker.set(null);
     },
     pollMs: 1000,
     pauses: channelPauses(db),
@@ -168,6 +168,8 @@ export async function retrySupportRequests(
     db,
     dialect,
     webhookUrl,
+    // With the bot configured a retried request gets its thread, as the running servers would give it.
+    bot: supportBot(new AbortController().signal),
     workerId: `cli-${process.pid}`,
     ids: queued,
     pauses: channelPauses(db),

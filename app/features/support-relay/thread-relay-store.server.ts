@@ -23,7 +23,13 @@ export async function recordConversationThread(
 ) {
   await db
     .updateTable("support_conversations")
-    .set({ channel_id: posted.channelId, thread_id: posted.threadId, next_read_at: now.toISOString() })
+    // A thread just opened is neither archived nor locked: its first state check is due a full interval from now.
+    .set({
+      channel_id: posted.channelId,
+      thread_id: posted.threadId,
+      next_read_at: now.toISOString(),
+      state_checked_at: now.toISOString(),
+    })
     .where("id", "=", conversationId)
     .execute();
 }

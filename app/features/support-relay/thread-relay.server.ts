@@ -55,11 +55,15 @@ const BLOCKING_ERRORS = new Set<DiscordBotError["kind"]>(["unauthorized", "missi
 export function relayBlocker(db: Kysely<Database>, onError: (error: unknown) => void = () => {}) {
   let current: string | null | undefined;
   return {
-    set(reason: RelayBlock | null) {
+    /** Resolves once the shared row says so too (a failed write is reported, and tried again at the next change). */
+    async set(reason: RelayBlock | null) {
       setRepliesBlocked(reason);
       if (current === reason) return;
       current = reason;
-      writeRelayBlocked(db, reason).catch(onError);
+      await writeRelayBlocked(db, reason).catch((error: unknown) => {
+        current = undefined;
+        onError(error);
+      });
     },
     /** Another instance's verdict (it reads the threads), taken over by this instance's pages. */
     async refresh() {
@@ -104,12 +108,12 @@ export interface ThreadPostPass {
 async function postVisitorMessage(message: ClaimedVisitorMessage, options: ThreadPostOptions, now: Date) {
   const posted = await options.bot.postToThread(message.thread_id, message.body, { nonce: discordNonce(message.id) });
   if (posted.ok) {
-    if (options.blocker?.current !== "intent_missing") options.blocker?.set(null);
+    if (options.blocker?.current !== "intent_missing") await options.blocker?.set(null);
     return { outcome: "delivered", discordMessageId: posted.value.messageId } as const;
   }
   const { error } = posted;
   const reason = `discord bot: ${error.kind}: ${error.message}`;
-  if (BLOCKING_ERRORS.has(error.kind)) options.blocker?.set(error.kind as RelayBlock);
+  if (BLOCKING_ERRORS.has(error.kind)) await options.blocker?.set(error.kind as RelayBlock);
   if (error.kind === "rate_limited")
     return { outcome: "rate_limited", reason, until: new Date(now.getTime() + error.retryAfterMs) } as const;
   if (error.kind === "rejected") return { outcome: "rejected", reason } as const;
@@ -254,15 +258,15 @@ async function readConversation(
       if (await resolveConversation(db, conversation.id, at)) ringConversation(conversation.id);
       return "resolved";
     }
-    if (BLOCKING_ERRORS.has(error.kind)) options.blocker?.set(error.kind as RelayBlock);
+    if (BLOCKING_ERRORS.has(error.kind)) await options.blocker?.set(error.kind as RelayBlock);
     const wait = error.kind === "rate_limited" ? Math.max(error.retryAfterMs, interval) : interval;
     await scheduleNextRead(db, conversation.id, { readAt: at, nextReadAt: new Date(at.getTime() + wait) });
     if (BLOCKING_ERRORS.has(error.kind) || error.kind === "invalid_request_budget") return { stopPass: error };
     return "error";
   }
-  if (blankSeen) options.blocker?.set("intent_missing");
+  if (blankSeen) await options.blocker?.set("intent_missing");
   else if (readable || (options.blocker?.current !== "intent_missing" && options.blocker?.current !== null))
-    options.blocker?.set(null);
+    await options.blocker?.set(null);
   // Archiving or locking the thread is how the team resolves the conversation; Discord still answers reads then.
   const stateCheckMs = options.stateCheckMs ?? STATE_CHECK_INTERVAL_MS;
   const checkedAt = conversation.state_checked_at ? Date.parse(conversation.state_checked_at) : 0;
@@ -374,7 +378,7 @@ export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
   const instanceId = options.instanceId ?? `relay-${crypto.randomUUID()}`;
   const now = options.now ?? (() => new Date());
   const leaseMs = options.leaseMs ?? REPLY_READER_LEASE_MS;
-  const tickMs = options.tickMs ?? 500;
+  const tickMs = options.tickMs ?? 250;
   const onError = options.onError ?? (() => {});
   const blocker = options.blocker ?? relayBlocker(options.db, onError);
   const posting = sleeper();
@@ -466,10 +470,10 @@ export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
 export async function checkSupportChannel(bot: DiscordBot, blocker: RelayBlocker) {
   const channel = await bot.lookUpChannel();
   if (channel.ok) {
-    if (blocker.current === "unauthorized" || blocker.current === "missing_access") blocker.set(null);
+    if (blocker.current === "unauthorized" || blocker.current === "missing_access") await blocker.set(null);
     return channel;
   }
   const kind = channel.error.kind;
-  if (BLOCKING_ERRORS.has(kind) || kind === "unsupported_channel") blocker.set(kind as RelayBlock);
+  if (BLOCKING_ERRORS.has(kind) || kind === "unsupported_channel") await blocker.set(kind as RelayBlock);
   return channel;
 }
