@@ -3,12 +3,14 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import { CLOSING_MESSAGES, SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import { resolveConversation } from "~/features/support-conversation/conversation-store.server";
 import { CONVERSATION_COOKIE } from "~/features/support-conversation/support-conversation";
+import fc from "fast-check";
 import { openDatabase } from "../../db/client";
 import { type DiscordEmulator, startDiscordEmulator } from "../fakes/discord-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { gotoHydrated } from "../support/hydration";
 import { openChat } from "../support/support-chat";
+import { openConversationThroughApi } from "../support/support-conversation-client";
 
 // Support that answers back (issue 30), end to end: the app posts requests through the Discord emulator's bot routes
 // and reads the team's replies from the threads, as it would from Discord.
@@ -295,5 +297,53 @@ test.describe("support that answers back, with the team in Discord", () => {
     expect(wrong?.status()).toBe(404);
     expect((await context.request.get(`${server.url}/api/support/conversation`)).status()).toBe(404);
     await context.close();
+  });
+  test("fuzzed requests to the conversation page never get a 5xx, whatever the key, cookie, origin and form", async () => {
+    test.setTimeout(180_000);
+    const opened = await openConversationThroughApi(server.url, { client: newVisitorIp() });
+    const linkKey = new URL(opened.link).searchParams.get("key") ?? "";
+    const cookies = [
+      opened.cookie,
+      undefined,
+      `${CONVERSATION_COOKIE}=${"A".repeat(43)}`,
+      `${CONVERSATION_COOKIE}=../x;%%`,
+    ];
+    const text = fc.oneof(fc.string({ maxLength: 200 }), fc.constant("x".repeat(20_000)));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE"),
+        fc.constantFrom("/support/conversation", "/de/support/conversation", "/ar/support/conversation"),
+        fc.option(fc.oneof(fc.string({ maxLength: 80 }), fc.constant("%E0%A4%A"), fc.constant(linkKey)), {
+          nil: undefined,
+        }),
+        fc.constantFrom(...cookies),
+        fc.constantFrom(server.url, "https://evil.example", undefined),
+        fc.oneof(
+          text.map((t) => `text=${encodeURIComponent(t)}`),
+          fc.string({ maxLength: 300 }),
+          fc.constant(`text=${"%".repeat(50)}`),
+          // Half an emoji (a lone surrogate as bytes): not a message anyone can store.
+          fc.constant("text=%ED%A0%80"),
+        ),
+        fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain", ""),
+        async (method, path, key, cookie, origin, body, type) => {
+          const url = key === undefined ? path : `${path}?key=${key.startsWith("%") ? key : encodeURIComponent(key)}`;
+          const headers: Record<string, string> = { "x-forwarded-for": newVisitorIp() };
+          if (cookie) headers.cookie = cookie;
+          if (origin) headers.origin = origin;
+          const sendsBody = !["GET", "HEAD"].includes(method);
+          if (sendsBody && type) headers["content-type"] = type;
+          const res = await fetch(`${server.url}${url}`, {
+            method,
+            headers,
+            body: sendsBody ? body : undefined,
+            redirect: "manual",
+          });
+          await res.arrayBuffer();
+          expect(res.status, `${method} ${url}`).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
