@@ -59,6 +59,8 @@ test.describe("support that answers back, with the team in Discord", () => {
         DISCORD_BOT_TOKEN: emulator.token,
         DISCORD_SUPPORT_CHANNEL_ID: channelId,
         DISCORD_API_BASE: emulator.apiBase,
+        // Every request's log line, to show the link's key and the browser key never reach the log.
+        LOG_LEVEL: "info",
       },
     });
   });
@@ -271,6 +273,10 @@ test.describe("support that answers back, with the team in Discord", () => {
     await expect(page.getByRole("list", { name: "Unterhaltung" }).getByText(KEY_RESET_ANSWERS[1] ?? "")).toBeVisible();
     const cookie = (await context.cookies()).find((c) => c.name === CONVERSATION_COOKIE);
     expect(cookie?.httpOnly).toBe(true);
+    const linkKey = linkPath.searchParams.get("key") ?? "";
+    expect(server.logs()).toContain("/de/support/conversation");
+    expect(server.logs()).not.toContain(linkKey);
+    expect(server.logs()).not.toContain(cookie?.value ?? "");
     await context.close();
 
     // A key that opens nothing is a helpful 404, and sets no cookie.
