@@ -78,6 +78,23 @@ test.describe("support that answers back, with the team in Discord", () => {
     return thread.id;
   }
 
+  /** The conversation of a thread: the last message the visitor's page reported seen, and the last there is. */
+  async function seenAndLast(threadId: string) {
+    const handle = openDatabase({ dataDir: server.dataDir });
+    try {
+      const row = await handle.db
+        .selectFrom("support_conversations as c")
+        .innerJoin("support_conversation_messages as m", "m.conversation_id", "c.id")
+        .select(["c.visitor_seen_seq as seen", (eb) => eb.fn.max("m.seq").as("last")])
+        .where("c.thread_id", "=", threadId)
+        .groupBy("c.visitor_seen_seq")
+        .executeTakeFirst();
+      return { seen: Number(row?.seen), last: Number(row?.last) };
+    } finally {
+      await handle.close();
+    }
+  }
+
   const teamTexts = (threadId: string) => emulator.messagesOf(threadId).map((m) => m.content);
 
   test("a reply posted in the thread appears in the open panel with the replier's name; a note does not; the visitor answers into the thread; a reload and a new browser show it all", async ({
@@ -118,6 +135,8 @@ test.describe("support that answers back, with the team in Discord", () => {
     expect(await link.getAttribute("target")).toBeNull();
     // Screen readers hear it from the panel's live region, with the replier's name.
     await expect(panel.locator("[aria-live=polite]")).toHaveText(/^mara: Hi! Your key is reset\./);
+    // What the open panel showed counts as seen: no unseen-reply email for it.
+    await expect.poll(() => seenAndLast(threadId)).toEqual({ seen: 10, last: 10 });
     // The note came before the reply and was read with it, so it would show by now if it could.
     await expect(list.getByText("checking the licence server first")).toHaveCount(0);
     expect(await axeViolations(page, "#support-chat-panel")).toEqual([]);
