@@ -168,6 +168,77 @@ async function fillShopData(db: Kysely<Database>) {
       },
     ])
     .execute();
+  const conversation = {
+    request_id: "",
+    category: "Key Reset",
+    locale: "de",
+    visitor_email: null,
+    status: "open" as const,
+    channel_id: null,
+    thread_id: null,
+    last_relayed_message_id: null,
+    next_read_at: null,
+    visitor_active_at: "2026-05-02T08:00:00.000Z",
+    visitor_seen_seq: 1,
+    last_message_at: "2026-05-02T08:00:00.000Z",
+    created_at: "2026-05-02T08:00:00.000Z",
+    resolved_at: null,
+  };
+  await db
+    .insertInto("support_conversations")
+    .values([
+      { ...conversation, id: "c1", request_id: "3e8f4c31-2c4d-4f85-8da1-405b6c7d8e9f" },
+      {
+        ...conversation,
+        id: "c2",
+        request_id: "other-request",
+        visitor_email: "buyer@example.com",
+        status: "resolved",
+        channel_id: "1001",
+        thread_id: "1002",
+        last_relayed_message_id: "1003",
+        resolved_at: "2026-05-03T08:00:00.000Z",
+      },
+    ])
+    .execute();
+  await db
+    .insertInto("support_conversation_keys")
+    .values([
+      { key_hash: "a".repeat(64), conversation_id: "c1", purpose: "browser", created_at: "2026-05-02T08:00:00.000Z" },
+      { key_hash: "b".repeat(64), conversation_id: "c2", purpose: "link", created_at: "2026-05-02T08:00:00.000Z" },
+    ])
+    .execute();
+  const line = {
+    author_name: null,
+    discord_message_id: null,
+    created_at: "2026-05-02T08:00:00.000Z",
+    delivery_status: null,
+    attempts: 0,
+    next_attempt_at: null,
+    first_failed_at: null,
+    last_error: null,
+    delivered_at: null,
+    claimed_by: null,
+    claimed_until: null,
+    emailed_at: null,
+  };
+  await db
+    .insertInto("support_conversation_messages")
+    .values([
+      { ...line, conversation_id: "c1", seq: 1, id: "m1", author: "system", body: "Welcome ☆" },
+      {
+        ...line,
+        conversation_id: "c2",
+        seq: 1,
+        id: "m2",
+        author: "team",
+        author_name: "Ada",
+        body: "Your key is reset.\nhttps://example.com",
+        discord_message_id: "1003",
+        emailed_at: "2026-05-02T08:03:00.000Z",
+      },
+    ])
+    .execute();
   await db
     .insertInto("reviews_cache")
     .values([
@@ -231,7 +302,7 @@ describe("db export / import", () => {
     await fillShopData(source.handle.db);
 
     const exported = await exportLines(source.handle.db);
-    expect(exported).toHaveLength(16);
+    expect(exported).toHaveLength(22);
     expect(JSON.parse(exported[0] ?? "")).toEqual({
       table: "status_entries",
       row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }),
@@ -244,6 +315,9 @@ describe("db export / import", () => {
       orders: 2,
       shop_notifications: 2,
       support_requests: 2,
+      support_conversations: 2,
+      support_conversation_keys: 2,
+      support_conversation_messages: 2,
       reviews_cache: 2,
     });
     await importShopData(back.handle, await exportLines(middle.handle.db));
@@ -335,7 +409,7 @@ describe("db export / import", () => {
       encoding: "utf8",
     });
     expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain("Exported 16 rows from SQLite.");
+    expect(exported.stderr).toContain("Exported 22 rows from SQLite.");
     const file = path.join(makeDataDir(), "shop.jsonl");
     fs.writeFileSync(file, exported.stdout);
 
@@ -347,7 +421,7 @@ describe("db export / import", () => {
     });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
-      "Imported 16 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, reviews_cache 2).",
+      "Imported 22 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, reviews_cache 2).",
     );
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });

@@ -30,6 +30,10 @@ export const SHOP_DATA_TABLES = {
   orders: "id",
   shop_notifications: "idempotency_key",
   support_requests: "id",
+  // After support_requests: each conversation names its request; its keys (hashes only) and messages name it.
+  support_conversations: "id",
+  support_conversation_keys: "key_hash",
+  support_conversation_messages: "id",
   reviews_cache: "source",
 } as const;
 

@@ -1,3 +1,10 @@
+import { setConversationDoorbell } from "~/features/support-conversation/conversation-doorbell.server";
+import {
+  createConfiguredDoorbell,
+  type SharedDoorbell,
+} from "~/features/support-conversation/conversation-live.server";
+import { closeDatabase } from "~/platform/db.server";
+import { closeRedis } from "~/platform/redis.server";
 import { runCatalogCli } from "./catalog";
 import { runDbCli } from "./db";
 import { runIncidentsCli } from "./incidents";
@@ -10,7 +17,10 @@ import { runSupportCli } from "./support";
 const commands: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
   status: { summary: "list or set product status rows on /status", run: runStatusCli },
   incidents: { summary: "list, add or resolve incidents shown on /status", run: runIncidentsCli },
-  support: { summary: "list, show or retry support chat requests and their delivery", run: runSupportCli },
+  support: {
+    summary: "support chat requests and their delivery; open conversations, answer or resolve one",
+    run: runSupportCli,
+  },
   mail: {
     summary: "list the mail outbox: kept mail (no SMTP_URL) and mail sent, with its text by --id",
     run: runMailCli,
@@ -43,7 +53,27 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
-  return command.run(rest);
+  if (name !== "support") return command.run(rest);
+  // A reply or resolution stored here rings the running instances (PostgreSQL NOTIFY or Redis), so open pages show
+  // it at once; SQLite's instance finds it by its check each second.
+  const bell = conversationBell();
+  if (bell) setConversationDoorbell(bell);
+  try {
+    return await command.run(rest);
+  } finally {
+    await bell?.close();
+    await closeDatabase();
+    await closeRedis();
+  }
+}
+
+/** The instances' shared doorbell, or none (SQLite, or a configuration the command itself will report as invalid). */
+function conversationBell(): SharedDoorbell | undefined {
+  try {
+    return createConfiguredDoorbell(() => {});
+  } catch {
+    return undefined;
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,3 +1,10 @@
+import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
+import {
+  findConversation,
+  listOpenConversations,
+  resolveConversation,
+} from "~/features/support-conversation/conversation-store.server";
+import { addTeamReply } from "~/features/support-conversation/support-conversation.server";
 import { languageName, markHiddenCharacters } from "~/features/support-relay/chat-channel.server";
 import {
   DELIVERY_STATUSES,
@@ -11,20 +18,32 @@ import { getEnv } from "~/platform/env.server";
 import { closeRedis } from "~/platform/redis.server";
 import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
 
+/** Who a reply from the CLI is from when --as names nobody. */
+const DEFAULT_REPLIER = "Support team";
+/** A reply is as long as a Discord message may be, as if the team had written it in the thread. */
+const MAX_REPLY_LENGTH = 2000;
+const MAX_REPLIER_LENGTH = 80;
+
 export const SUPPORT_USAGE = `Usage:
   npm run cli -- support list [--status pending|delivered|failed|no_channel] [--limit 100] [--json]
   npm run cli -- support show <id> [--json]
   npm run cli -- support retry <id> [--json]
   npm run cli -- support retry --failed [--json]
+  npm run cli -- support conversations [--limit 100] [--json]
+  npm run cli -- support reply <conversation id> "text" [--as "Name"] [--json]
+  npm run cli -- support resolve <conversation id> [--json]
 
 Support requests from the chat widget. "retry --failed" queues every failed and no_channel request again and
-delivers them now to SUPPORT_WEBHOOK_URL (a running server would also pick them up within a second).`;
+delivers them now to SUPPORT_WEBHOOK_URL (a running server would also pick them up within a second).
+"conversations" lists the open conversations; "reply" answers one as the team (shown as "${DEFAULT_REPLIER}" unless
+--as names someone), without a Discord bot too; "resolve" closes one (the visitor is told, and can start anew).`;
 
 /** The flags of this command, besides COMMON_OPTIONS. */
 const SUPPORT_OPTIONS = {
   status: { type: "string" },
   limit: { type: "string" },
   failed: { type: "boolean", default: false },
+  as: { type: "string" },
 } as const;
 
 function describeRequest(request: SupportRequest): string {
@@ -119,6 +138,66 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
       else if (others > 0) out(`${others} request(s) were being delivered by a running server.`);
     }
     return pass.failed.length > 0 ? 1 : 0;
+  }
+
+  if (action === "conversations") {
+    if (rest.length > 0) return fail(`"support conversations" takes no arguments (got ${rest.join(" ")})`, 2);
+    const limit = values.limit === undefined ? 100 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+      return fail(`--limit must be a whole number from 1 to 10000`, 2);
+    // Whether the visitor left an address, never the address itself, nor any key: this output gets pasted around.
+    const conversations = (await listOpenConversations(db, limit)).map((c) => ({
+      id: c.id,
+      requestId: c.request_id,
+      category: c.category,
+      createdAt: c.created_at,
+      lastMessageAt: c.last_message_at,
+      email: c.visitor_email !== null,
+    }));
+    if (values.json) out(JSON.stringify(conversations, null, 2));
+    else if (conversations.length === 0) out("No open conversations.");
+    else
+      out(
+        formatTable(
+          ["ID", "CATEGORY", "CREATED", "LAST MESSAGE", "EMAIL"],
+          conversations.map((c) => [c.id, c.category, c.createdAt, c.lastMessageAt, c.email ? "yes" : "no"]),
+        ),
+      );
+    return 0;
+  }
+
+  if (action === "reply") {
+    if (rest.length !== 2) return fail(`"support reply" takes a conversation id and the text (quoted)`, 2);
+    const [id = "", rawText = ""] = rest;
+    const text = rawText.trim();
+    if (text.length === 0) return fail("The reply is empty", 2);
+    if (text.length > MAX_REPLY_LENGTH) return fail(`A reply is at most ${MAX_REPLY_LENGTH} characters`, 2);
+    const name = (values.as ?? DEFAULT_REPLIER).trim();
+    if (name.length === 0 || name.length > MAX_REPLIER_LENGTH)
+      return fail(`--as must be a name of 1 to ${MAX_REPLIER_LENGTH} characters`, 2);
+    const conversation = await findConversation(db, id);
+    if (!conversation) return fail(`No conversation with id ${id}`);
+    if (conversation.status !== "open")
+      return fail(`Conversation ${id} was resolved at ${conversation.resolved_at}: the visitor starts a new request`);
+    const reply = await addTeamReply(db, id, { authorName: name, body: text });
+    if (!reply) return fail(`The reply to conversation ${id} was not stored`);
+    if (values.json) out(JSON.stringify({ conversationId: id, seq: Number(reply.seq), authorName: name }, null, 2));
+    else out(`Replied to conversation ${id} as ${name} (message ${reply.seq}).`);
+    return 0;
+  }
+
+  if (action === "resolve") {
+    if (rest.length !== 1) return fail(`"support resolve" takes one conversation id`, 2);
+    const id = rest[0] ?? "";
+    const conversation = await findConversation(db, id);
+    if (!conversation) return fail(`No conversation with id ${id}`);
+    if (!(await resolveConversation(db, id)))
+      return fail(`Conversation ${id} was resolved already at ${conversation.resolved_at}`);
+    // An open page learns it from the database when woken.
+    ringConversation(id);
+    if (values.json) out(JSON.stringify({ conversationId: id, status: "resolved" }, null, 2));
+    else out(`Conversation ${id} is resolved.`);
+    return 0;
   }
 
   return fail(`Unknown support command "${action}"\n\n${SUPPORT_USAGE}`, 2);

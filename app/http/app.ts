@@ -17,6 +17,7 @@ import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { startConversationLive } from "~/features/support-conversation/conversation-live.server";
 import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
+import { startUnseenReplyMail } from "~/features/support-conversation/conversation-mail.server";
 import { createApiRouter } from "./api.server";
 import { createLoadContext } from "./context.server";
 import { createPageHandler } from "./page-handler.server";
@@ -60,6 +61,7 @@ export async function boot(): Promise<Env> {
   // Event streams and the doorbell between instances; stopping ends the streams so browsers reconnect elsewhere.
   onShutdown(startConversationLive());
   onShutdown(startMailDelivery());
+  onShutdown(startUnseenReplyMail());
   onShutdown(startSignInRetention());
   const stopStatusMonitor = startStatusMonitor();
   if (stopStatusMonitor) onShutdown(stopStatusMonitor);

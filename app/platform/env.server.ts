@@ -163,6 +163,11 @@ export const envSchema = z
       .number({ message: "expected a number of seconds" })
       .min(0, { message: "expected 0 or more seconds" })
       .default(600),
+    /** A team reply the visitor has not seen on the page this long is emailed (tests lower it to run in seconds). */
+    SUPPORT_UNSEEN_REPLY_MAIL_AFTER_SECONDS: z.coerce
+      .number({ message: "expected a number of seconds" })
+      .positive({ message: "expected more than 0 seconds" })
+      .default(120),
     /** Secret (it carries the SMTP password): empty keeps every mail in the database (`npm run cli -- mail list`). */
     SMTP_URL: z.preprocess(
       blankToUndefined,

@@ -238,9 +238,14 @@ const form = fc.oneof(
   fc
     .record(
       {
-        intent: fc.oneof(fc.constantFrom("send-code", "check-code", "start-over", "sign-out"), fc.string()),
+        intent: fc.oneof(
+          fc.constantFrom("send-code", "check-code", "start-over", "sign-out", "open-conversation"),
+          fc.string(),
+        ),
         email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 300 })),
         code: fc.oneof(fc.stringMatching(/^\d{5,7}$/), fc.string({ maxLength: 20 })),
+        // A support conversation's id (issue 30): no session here, so never one of this client's.
+        conversation: fc.oneof(fc.uuid(), fc.string({ maxLength: 100 })),
       },
       { requiredKeys: [] },
     )

@@ -262,7 +262,11 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     expect(events.headers.get("content-encoding")).toBeNull();
     await events.waitFor((e) => e.id === "9");
     expect(events.retry).toBe(3000);
-    expect(events.events[0]).toEqual({ event: "status", data: JSON.stringify({ status: "open", repliesLive: true }) });
+    // The conversation's id too: a page whose cookie changed since (a new request in another tab) can tell.
+    expect(events.events[0]).toEqual({
+      event: "status",
+      data: JSON.stringify({ status: "open", repliesLive: true, conversationId: conversation.id }),
+    });
     await addTeamReply(db(), conversation.id, { authorName: "Ada", body: "First" });
     await addTeamReply(db(), conversation.id, { authorName: "Grace", body: "Second" });
     await events.waitFor((e) => e.id === "11");
@@ -293,6 +297,10 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     await byQuery.waitFor((e) => e.id === "13");
     expect(messagesOf(byQuery).map((m) => m.seq)).toEqual([13]);
     expect((await stream(token, { "last-event-id": "abc" })).status).toBe(400);
+    // An id this conversation never reached was seen in another conversation: everything is sent again.
+    const fromElsewhere = await stream(token, { "last-event-id": "500" });
+    await fromElsewhere.waitFor((e) => e.id === "13");
+    expect(messagesOf(fromElsewhere).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 
   it("delivers a burst of replies, each exactly once and in order, to every stream of the conversation", async () => {
@@ -310,6 +318,35 @@ describe.each(dialects)("the conversation API on %s", (dialect) => {
     const seqs = Array.from({ length: 30 }, (_, i) => 10 + i);
     expect(messagesOf(a).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, ...seqs]);
     expect(messagesOf(b).map((m) => m.seq)).toEqual(seqs);
+  });
+
+  it("marks the visitors of open streams present while they stay connected", async () => {
+    const { conversation, token } = await newConversation(db());
+    const presence = new ConversationStreams({ db, doorbell: conversationDoorbell, repliesLive, presenceMs: 200 });
+    const app = express();
+    app.use("/api", createConversationApi({ db, streams: () => presence }));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const events = await openEventStream(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/support/conversation/events`,
+      cookie(token),
+    );
+    try {
+      await events.waitFor((e) => e.id === "9");
+      await db()
+        .updateTable("support_conversations")
+        .set({ visitor_active_at: "2020-01-01T00:00:00.000Z" })
+        .where("id", "=", conversation.id)
+        .execute();
+      await expect
+        .poll(async () => (await findConversation(db(), conversation.id))?.visitor_active_at)
+        .not.toBe("2020-01-01T00:00:00.000Z");
+    } finally {
+      events.close();
+      presence.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("removes a closed stream's listener", async () => {
@@ -403,12 +440,17 @@ describe.skipIf(!dialects.includes("postgres"))("the doorbell between instances"
     return { one: pair[0] as Instance, two: pair[1] as Instance, bellOne: bells.at(-2) as SharedDoorbell };
   };
 
-  const replyReachesOtherInstance = async (makeBell: (reread: () => void) => SharedDoorbell) => {
+  /** `listening` resolves once instance 2's bell listens, so only a ring (not its first re-read) can bring the reply. */
+  const replyReachesOtherInstance = async (
+    makeBell: (reread: () => void) => SharedDoorbell,
+    listening: () => Promise<boolean>,
+  ) => {
     const { two, bellOne } = await twoInstances(makeBell);
     const { conversation, token } = await newConversation(database.handle.db);
     const events = await openEventStream(`${two.base}/api/support/conversation/events`, cookie(token));
     try {
       await events.waitFor((e) => e.id === "9");
+      await expect.poll(listening).toBe(true);
       // Stored by instance 1 (its bell rings); the stream is on instance 2, which has no poll to fall back on.
       setConversationDoorbell(bellOne);
       await addTeamReply(database.handle.db, conversation.id, { authorName: "Ada", body: "across" });
@@ -436,22 +478,67 @@ describe.skipIf(!dialects.includes("postgres"))("the doorbell between instances"
 
   it("carries a reply stored on instance 1 to a stream on instance 2 through PostgreSQL LISTEN/NOTIFY", async () => {
     const channel = `support_conversation_${crypto.randomBytes(4).toString("hex")}`;
-    await replyReachesOtherInstance((onReconnect) =>
-      createPostgresDoorbell({
-        connectionString: database.url as string,
-        db: () => database.handle.db,
-        onReconnect,
-        channel,
-      }),
+    await replyReachesOtherInstance(
+      (onReconnect) =>
+        createPostgresDoorbell({
+          connectionString: database.url as string,
+          db: () => database.handle.db,
+          onReconnect,
+          channel,
+        }),
+      async () =>
+        (
+          await sql`select pid from pg_stat_activity where query ilike ${`LISTEN%${channel}%`}`.execute(
+            database.handle.db,
+          )
+        ).rows.length === 1,
     );
   });
 
   it("carries a reply stored on instance 1 to a stream on instance 2 through Redis pub/sub", async () => {
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     const channel = `kestrel:test:${crypto.randomBytes(4).toString("hex")}`;
-    await replyReachesOtherInstance((onReconnect) =>
-      createRedisDoorbell({ url: REDIS_URL, publisher: () => redis, onReconnect, channel }),
+    await replyReachesOtherInstance(
+      (onReconnect) => createRedisDoorbell({ url: REDIS_URL, publisher: () => redis, onReconnect, channel }),
+      async () => ((await redis?.call("PUBSUB", "NUMSUB", channel)) as [string, number])[1] === 1,
     );
+  });
+
+  it("re-reads every open stream when the Redis bell reconnects: a ring lost meanwhile misses nothing", async () => {
+    redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    const suffix = crypto.randomBytes(4).toString("hex");
+    const { two } = await twoInstances((onReconnect) =>
+      createRedisDoorbell({
+        url: REDIS_URL,
+        publisher: () => redis,
+        onReconnect,
+        channel: `kestrel:test:${suffix}`,
+        connectionName: `kestrel-test-bell-${suffix}`,
+      }),
+    );
+    const { conversation, token } = await newConversation(database.handle.db);
+    const events = await openEventStream(`${two.base}/api/support/conversation/events`, cookie(token));
+    try {
+      await events.waitFor((e) => e.id === "9");
+      const subscriber = async () =>
+        ((await redis?.call("CLIENT", "LIST")) as string)
+          .split("\n")
+          .find((line) => line.includes(`name=kestrel-test-bell-${suffix}`));
+      await expect.poll(subscriber).toBeDefined();
+      // A reply stored without a ring (as if the ring was lost), then the subscriber's connection is cut.
+      await appendConversationMessage(database.handle.db, conversation.id, {
+        author: "team",
+        authorName: "Ada",
+        body: "during the cut",
+      });
+      const id = /\bid=(\d+)/.exec((await subscriber()) ?? "")?.[1];
+      expect(id).toBeDefined();
+      await redis?.call("CLIENT", "KILL", "ID", id as string);
+      await events.waitFor((e) => e.id === "10", 10_000);
+      expect(events.events.filter((e) => e.id === "10")).toHaveLength(1);
+    } finally {
+      events.close();
+    }
   });
 
   it("re-reads every open stream when the PostgreSQL bell reconnects: a ring lost meanwhile misses nothing", async () => {

@@ -20,6 +20,7 @@ import {
 import { buildChatChannelMessage } from "~/features/support-relay/chat-channel.server";
 import { deliverDueSupportRequests, discordNonce } from "~/features/support-relay/delivery-worker.server";
 import { createDiscordBot, type DiscordBotOptions, NOTE_REACTION } from "~/features/support-relay/discord-bot.server";
+import { createRateLimitTracker } from "~/features/support-relay/discord-rate-limits.server";
 import { insertSupportRequest } from "~/features/support-relay/support-outbox.server";
 import {
   checkSupportChannel,
@@ -29,7 +30,7 @@ import {
   relayBlocker,
   startThreadRelay,
 } from "~/features/support-relay/thread-relay.server";
-import { readRelayBlocked } from "~/features/support-relay/thread-relay-store.server";
+import { claimDueVisitorMessages, readRelayBlocked } from "~/features/support-relay/thread-relay-store.server";
 import { resetEnvForTests } from "~/platform/env.server";
 import { createLogger } from "~/platform/logger.server";
 import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
@@ -241,18 +242,25 @@ describe.each(dialects)("the Discord thread relay, on %s", (dialect) => {
     expect(await teamMessages(conversation.id)).toEqual([]);
   });
 
-  it("does not post a visitor's message twice when the record of its post was lost (Discord's nonce)", async () => {
+  it("does not post a visitor's message twice when its worker died between the post and its record (Discord's nonce)", async () => {
     const { bot, conversation, threadId } = await threadFor();
     const message = await addVisitorMessage(conversation, "Hello again", db());
-    const row = await db()
-      .selectFrom("support_conversation_messages")
-      .selectAll()
-      .where("conversation_id", "=", conversation.id)
-      .where("seq", "=", message.seq)
-      .executeTakeFirstOrThrow();
+    // The first worker claims the message, posts it, and dies before writing anything.
+    const [row] = await claimDueVisitorMessages(db(), dialect, {
+      workerId: "dead-worker",
+      limit: 1,
+      leaseMs: 60_000,
+      now: new Date(),
+    });
+    expect(row?.seq).toBe(message.seq);
+    if (!row) return;
     const lost = await bot.postToThread(threadId, row.body, { nonce: discordNonce(row.id) });
     expect(lost.ok).toBe(true);
-    expect((await postVisitor(bot)).delivered).toEqual([row.id]);
+    // A restarted instance: nothing to take while the dead worker's claim runs, then the message once.
+    const restarted = makeBot(conversation.channel_id as string);
+    expect((await postVisitor(restarted)).delivered).toEqual([]);
+    const later = () => new Date(Date.now() + 61_000);
+    expect((await postVisitor(restarted, { now: later })).delivered).toEqual([row.id]);
     const posts = emulator.messagesOf(threadId).filter((m) => m.content.startsWith("**Visitor:**"));
     expect(posts).toHaveLength(1);
     const after = await db()
@@ -311,7 +319,8 @@ describe.each(dialects)("the Discord thread relay, on %s", (dialect) => {
     }
     expect(outage.every((pass) => pass.relayed === 0 && pass.errors > 0)).toBe(true);
     await emulator.start();
-    clock += 60_000;
+    // Past the longest backoff (10 min) the visitor's message may have been put off by.
+    clock += 11 * 60_000;
     await read(bot, { now });
     await read(bot, { now });
     expect((await postVisitor(bot, { now })).delivered).toHaveLength(1);
@@ -321,6 +330,42 @@ describe.each(dialects)("the Discord thread relay, on %s", (dialect) => {
       "during the outage",
     ]);
     expect(emulator.messagesOf(threadId).filter((m) => m.content === "**Visitor:** are you there?")).toHaveLength(1);
+  });
+
+  it("waits out a 429 on a visitor's message, then posts it once", async () => {
+    const { conversation, threadId } = await threadFor();
+    await addVisitorMessage(conversation, "still there?", db());
+    let clock = Date.now();
+    const now = () => new Date(clock);
+    // The bot's rate-limit tracker on the same fake clock, so the 20 s pass without waiting for them.
+    const bot = makeBot(conversation.channel_id as string, { limits: createRateLimitTracker({ now: () => clock }) });
+    // Longer than the bot waits inside a call: the message is put off until Discord's retry_after.
+    emulator.queue({ kind: "429", retryAfterSeconds: 20 });
+    const limited = await postVisitor(bot, { now });
+    expect(limited.delivered).toEqual([]);
+    expect(limited.pausedUntil?.getTime()).toBeGreaterThanOrEqual(clock + 19_000);
+    expect((await postVisitor(bot, { now })).delivered).toEqual([]);
+    clock += 21_000;
+    expect((await postVisitor(bot, { now })).delivered).toHaveLength(1);
+    expect(emulator.messagesOf(threadId).filter((m) => m.content === "**Visitor:** still there?")).toHaveLength(1);
+  });
+
+  it("a missing permission in the channel: blocked, logged once, the request goes one-way through the webhook", async () => {
+    const receiver: ChatWebhookReceiver = await startChatWebhookReceiver();
+    try {
+      const channelId = emulator.addChannel({ kind: "text", access: "read-only" });
+      const bot = makeBot(channelId);
+      await openRequest();
+      await openRequest();
+      expect((await deliver(bot, { webhookUrl: receiver.url })).delivered).toHaveLength(2);
+      expect(receiver.requests).toHaveLength(2);
+      expect(emulator.threadsOf(channelId)).toHaveLength(0);
+      expect(repliesLive()).toBe(false);
+      expect(await readRelayBlocked(db())).toBe("missing_permissions");
+      expect(logLines.filter((l) => l.discordProblem === "missing_permissions")).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("a refused token: one log line, pages stop promising live replies, requests still reach the webhook", async () => {

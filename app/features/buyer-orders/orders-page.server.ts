@@ -1,7 +1,17 @@
 // What /orders loads and what its forms do: thin routes call these two (issue 29).
 import { createContext, data, redirect, type RouterContextProvider } from "react-router";
 import { localeOfRequest } from "~/features/i18n/locale.server";
-import { localizedPath } from "~/features/i18n/locales";
+import { i18nFor } from "~/features/i18n/i18n.server";
+import { type AnyLocale, localizedPath } from "~/features/i18n/locales";
+import { isSupportCategory } from "~/features/support-chat/support-chat";
+import { CATEGORY_NAMES } from "~/features/support-chat/support-chat-messages";
+import {
+  conversationsForEmail,
+  findConversation,
+  issueConversationKey,
+} from "~/features/support-conversation/conversation-store.server";
+import { type BuyerConversation, CONVERSATION_PATH } from "~/features/support-conversation/support-conversation";
+import { conversationCookie } from "~/features/support-conversation/support-conversation.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
@@ -74,14 +84,18 @@ export async function loadOrdersPage(
     const email = session ? await buyerSessionEmail(db, session) : undefined;
     if (email) {
       const source = sourceOf(context);
+      // An order's own page lists no conversations; /orders lists the address's, whatever the shop answers.
+      const conversations =
+        options.orderId === undefined ? await buyerConversations(db, email, localeOfRequest(request)) : [];
+      const signedIn = { state: "signed-in" as const, email, conversations, notice };
       // The shop cannot be read (no API key, down, busy): the buyer is told to come back, never "no orders".
-      if (source.ordersAvailable === false) return { state: "signed-in", email, orders: [], unavailable: true, notice };
+      if (source.ordersAvailable === false) return { ...signedIn, orders: [], unavailable: true };
       try {
-        return { state: "signed-in", email, orders: await source.ordersOf(email), unavailable: false, notice };
+        return { ...signedIn, orders: await source.ordersOf(email), unavailable: false };
       } catch (error) {
         if (!(error instanceof BuyerOrdersUnavailableError)) throw error;
         logger.warn({ err: error.message }, "orders page: the shop's invoices could not be read");
-        return { state: "signed-in", email, orders: [], unavailable: true, notice };
+        return { ...signedIn, orders: [], unavailable: true };
       }
     }
     const pending = cookieValue(cookies, PENDING_CODE_COOKIE);
@@ -96,6 +110,21 @@ export async function loadOrdersPage(
     return data({ view: { ...view, orders: [order] } }, { headers: NO_STORE });
   }
   return data({ view }, { headers: NO_STORE });
+}
+
+/** The support conversations the buyer started with this address as their last answer, newest first. */
+async function buyerConversations(db: Parameters<typeof conversationsForEmail>[0], email: string, locale: AnyLocale) {
+  const i18n = i18nFor(locale);
+  return (await conversationsForEmail(db, email)).map(
+    (c): BuyerConversation => ({
+      id: c.id,
+      category: c.category,
+      categoryName: isSupportCategory(c.category) ? i18n._(CATEGORY_NAMES[c.category]) : c.category,
+      status: c.status,
+      createdAt: c.created_at,
+      lastMessageAt: c.last_message_at,
+    }),
+  );
 }
 
 async function spendLink(request: Request, link: string, earlierSession: string | undefined) {
@@ -164,7 +193,28 @@ function answer(notice: SignInNotice, status: number, headers: HeadersInit = {})
   return data({ notice }, { status, headers: { ...NO_STORE, ...headers } });
 }
 
-/** The page's forms: send-code, check-code, start-over (another address) and sign-out. */
+/**
+ * Opens one of the signed-in buyer's support conversations on this browser: a new browser key in the conversation's
+ * cookie, then the conversation page. A conversation of any other address, or no session, is a page that does not exist.
+ */
+async function openBuyerConversation(request: Request, form: FormData) {
+  const { db } = getDb();
+  const session = cookieValue(request.headers.get("Cookie"), SESSION_COOKIE);
+  const id = form.get("conversation");
+  const browserKey = await pageDatabaseWork(async () => {
+    const email = session ? await buyerSessionEmail(db, session) : undefined;
+    if (!email || typeof id !== "string" || id.length > 64) return undefined;
+    const conversation = await findConversation(db, id);
+    if (conversation?.visitor_email !== email.toLowerCase()) return undefined;
+    return issueConversationKey(db, conversation.id, "browser");
+  });
+  if (!browserKey) throw data(null, { status: 404, headers: NO_STORE });
+  const headers = new Headers(NO_STORE);
+  headers.append("Set-Cookie", conversationCookie(browserKey, new URL(request.url).protocol === "https:"));
+  return redirect(localizedPath(CONVERSATION_PATH, localeOfRequest(request)), { status: 303, headers });
+}
+
+/** The page's forms: send-code, check-code, start-over (another address), sign-out and open-conversation. */
 export async function ordersPageAction(request: Request, context: Readonly<RouterContextProvider>) {
   if (!isOwnOrigin(request)) return answer({ kind: "forbidden-origin" }, 403);
   const form = await readSmallForm(request);
@@ -229,6 +279,8 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
     headers.append("Set-Cookie", clearCookie(request, SESSION_COOKIE));
     return redirect(`${ordersPath(request)}`, { status: 303, headers });
   }
+
+  if (intent === "open-conversation") return openBuyerConversation(request, form);
 
   return answer({ kind: "bad-request" }, 400);
 }

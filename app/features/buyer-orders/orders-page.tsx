@@ -6,13 +6,21 @@ import { Form, Link } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { PageHeader } from "~/components/ui/page-header";
 import { useLocale } from "~/features/i18n/use-locale";
+import type { BuyerConversation } from "~/features/support-conversation/support-conversation";
 import type { BuyerOrder, BuyerOrderStatus, DeliveredItem } from "./buyer-orders";
 import type { SignInNotice } from "./sign-in";
 
 export type OrdersView =
   | { state: "signed-out"; notice: SignInNotice | null }
   | { state: "code-sent"; mail: "on-its-way" | "not-sent"; notice: SignInNotice | null }
-  | { state: "signed-in"; email: string; orders: BuyerOrder[]; unavailable: boolean; notice: SignInNotice | null };
+  | {
+      state: "signed-in";
+      email: string;
+      orders: BuyerOrder[];
+      unavailable: boolean;
+      conversations: BuyerConversation[];
+      notice: SignInNotice | null;
+    };
 
 const fieldClass =
   "w-full rounded-lg border border-border-strong bg-surface px-3 py-2.5 text-foreground outline-focus placeholder:text-muted";
@@ -269,7 +277,77 @@ function OrderCard({ order }: { order: BuyerOrder }) {
   );
 }
 
-function SignedIn({ email, orders, unavailable }: { email: string; orders: BuyerOrder[]; unavailable: boolean }) {
+function ConversationCard({ conversation }: { conversation: BuyerConversation }) {
+  const { i18n } = useLingui();
+  const { categoryName: name, status } = conversation;
+  const dateTime = (iso: string) =>
+    i18n.date(new Date(iso), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  return (
+    <li className="rounded-2xl border border-border bg-surface p-5">
+      <h3 className="font-semibold text-foreground">{name}</h3>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-soft">
+          <Trans comment="When a support conversation was started">Started</Trans>
+        </dt>
+        <dd className="text-foreground">
+          <time dateTime={conversation.createdAt}>{dateTime(conversation.createdAt)}</time>
+        </dd>
+        <dt className="text-soft">
+          <Trans comment="When the newest message of a support conversation was written">Last message</Trans>
+        </dt>
+        <dd className="text-foreground">
+          <time dateTime={conversation.lastMessageAt}>{dateTime(conversation.lastMessageAt)}</time>
+        </dd>
+        <dt className="text-soft">
+          <Trans comment="Label of a support conversation's status">Status</Trans>
+        </dt>
+        <dd className="font-semibold text-foreground">
+          {status === "open" ? (
+            <Trans comment="A support conversation's status">Open</Trans>
+          ) : (
+            <Trans comment="A support conversation's status">Resolved</Trans>
+          )}
+        </dd>
+      </dl>
+      {/* A full page load: the conversation page is read with its new cookie, with or without JavaScript. */}
+      <Form method="post" reloadDocument className="mt-3">
+        <input type="hidden" name="intent" value="open-conversation" />
+        <input type="hidden" name="conversation" value={conversation.id} />
+        <button type="submit" className={buttonStyles.secondary}>
+          <Trans>Open conversation: {name}</Trans>
+        </button>
+      </Form>
+    </li>
+  );
+}
+
+function ConversationList({ conversations }: { conversations: BuyerConversation[] }) {
+  if (conversations.length === 0) return null;
+  return (
+    <section aria-labelledby="orders-conversations" className="flex flex-col gap-4">
+      <h2 id="orders-conversations" className="text-lg font-semibold text-foreground">
+        <Trans>Your support conversations</Trans>
+      </h2>
+      <ul className="flex flex-col gap-4">
+        {conversations.map((conversation) => (
+          <ConversationCard key={conversation.id} conversation={conversation} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SignedIn({
+  email,
+  orders,
+  unavailable,
+  conversations,
+}: {
+  email: string;
+  orders: BuyerOrder[];
+  unavailable: boolean;
+  conversations: BuyerConversation[];
+}) {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -302,6 +380,7 @@ function SignedIn({ email, orders, unavailable }: { email: string; orders: Buyer
           ))}
         </ul>
       )}
+      <ConversationList conversations={conversations} />
     </div>
   );
 }
@@ -319,7 +398,12 @@ export function OrdersPage({ view, notice }: { view: OrdersView; notice: SignInN
       <PageHeader title={t`Your orders`} />
       <Notice notice={shown} />
       {signedIn && view.state === "signed-in" ? (
-        <SignedIn email={view.email} orders={view.orders} unavailable={view.unavailable} />
+        <SignedIn
+          email={view.email}
+          orders={view.orders}
+          unavailable={view.unavailable}
+          conversations={view.conversations}
+        />
       ) : codeForm ? (
         <CodeForm
           mail={view.state === "code-sent" && notice?.kind !== "code-sent" ? view.mail : "on-its-way"}

@@ -1,8 +1,10 @@
 // The running app's mail: features queue mail here and ask what became of it; one worker per process sends it.
+import type { Kysely } from "kysely";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { hashIdentityForLog } from "~/platform/log-identity.server";
 import { logger } from "~/platform/logger.server";
+import type { Database } from "../../../db/schema";
 import type { MailDeliveryState, MailInput } from "./mail";
 import { getMailDeliveryState, insertMail } from "./mail-outbox.server";
 import { type MailWorker, startMailWorker } from "./mail-worker.server";
@@ -16,12 +18,16 @@ let worker: MailWorker | undefined;
 /**
  * Accepts a mail (the outbox): once this resolves it is stored and will be sent exactly once, or kept in the database
  * when SMTP_URL is not set. With `sendBy`, a mail still unsent then is given up as `expired` instead of sent late.
- * Returns its id and status, for `mailDeliveryState`.
+ * Returns its id and status, for `mailDeliveryState`. With `db` (a caller's transaction) the mail is stored with what the
+ * caller writes, or not at all.
  */
-export async function queueMail(input: MailInput, options: { sendBy?: Date } = {}): Promise<MailDeliveryState> {
+export async function queueMail(
+  input: MailInput,
+  options: { sendBy?: Date; db?: Kysely<Database> } = {},
+): Promise<MailDeliveryState> {
   const env = getEnv();
   const deliver = env.SMTP_URL !== undefined;
-  const mail = await insertMail(getDb().db, input, {
+  const mail = await insertMail(options.db ?? getDb().db, input, {
     from: env.MAIL_FROM ?? KEPT_MAIL_FROM,
     deliver,
     sendBy: options.sendBy,
@@ -41,6 +47,11 @@ export async function queueMail(input: MailInput, options: { sendBy?: Date } = {
     lastError: mail.lastError,
     sentAt: mail.sentAt,
   };
+}
+
+/** Wakes this process's mail worker: after a transaction that queued mail commits, so it goes out now. */
+export function wakeMailDelivery() {
+  worker?.kick();
 }
 
 /** Whether a queued mail was sent, failed, expired, was kept, or is still pending (undefined: no such mail). */

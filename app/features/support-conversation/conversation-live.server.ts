@@ -46,7 +46,8 @@ export interface SharedDoorbell extends ConversationDoorbell {
 
 /**
  * Rings through PostgreSQL: NOTIFY through the app's pool (after the message is committed), LISTEN on one dedicated
- * connection opened at the first listener, reconnected with backoff; after a reconnect `onReconnect` re-reads.
+ * connection opened at the first listener, reconnected with backoff; once it listens (first time or again)
+ * `onReconnect` re-reads every open stream.
  */
 export function createPostgresDoorbell(options: {
   connectionString: string;
@@ -60,7 +61,6 @@ export function createPostgresDoorbell(options: {
   let client: pg.Client | undefined;
   let connecting = false;
   let closed = false;
-  let everListened = false;
   let retryMs = 500;
   let reportedDown = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -114,9 +114,8 @@ export function createPostgresDoorbell(options: {
       retryMs = 500;
       if (reportedDown) logger.info("support conversations: PostgreSQL doorbell back");
       reportedDown = false;
-      // Rings sent while we did not listen are lost: every open stream reads the database again.
-      if (everListened) options.onReconnect();
-      everListened = true;
+      // Rings sent while we did not listen yet (or no more) are lost: every open stream reads the database again.
+      options.onReconnect();
     } catch (error) {
       c.removeAllListeners("end");
       connecting = false;
@@ -163,6 +162,8 @@ export function createRedisDoorbell(options: {
   publisher: () => Redis | undefined;
   onReconnect: () => void;
   channel?: string;
+  /** Names the subscriber connection in CLIENT LIST (an operator sees what it is; tests find theirs). */
+  connectionName?: string;
 }): SharedDoorbell {
   const channel = options.channel ?? REDIS_DOORBELL_CHANNEL;
   const local = createLocalDoorbell();
@@ -174,7 +175,11 @@ export function createRedisDoorbell(options: {
 
   const subscribe = () => {
     if (subscriber) return;
-    const sub = new RedisClient(options.url, { connectTimeout: 2_000, maxRetriesPerRequest: null });
+    const sub = new RedisClient(options.url, {
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: null,
+      connectionName: options.connectionName ?? "kestrel-support-doorbell",
+    });
     subscriber = sub;
     sub.on("message", (from: string, conversationId: string) => {
       if (from === channel) local.ringLocally(conversationId);
@@ -202,7 +207,11 @@ export function createRedisDoorbell(options: {
         })
         .catch(() => {});
     });
-    void sub.subscribe(channel).catch(() => {});
+    // Streams opened before the subscription took effect may have missed a ring: they read again once it has.
+    void sub
+      .subscribe(channel)
+      .then(() => options.onReconnect())
+      .catch(() => {});
   };
 
   return {

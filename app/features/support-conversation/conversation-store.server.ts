@@ -44,10 +44,10 @@ export interface NewMessage {
 }
 
 /**
- * Appends one message with the next `seq` of its conversation. Two writers racing for the same `seq` (a visitor's
- * message and a team reply on two instances) collide on the primary key and the loser takes the next one, so a reader
- * never sees a later `seq` before an earlier one is committed. Returns undefined when the Discord message was relayed
- * already.
+ * Appends one message with the next `seq` of its conversation, computed inside the INSERT: SQLite runs it under its
+ * one-writer lock; on PostgreSQL two writers racing for the same `seq` (a visitor's message and a team reply on two
+ * instances) collide on the primary key and the loser tries again. Either way a reader never sees a later `seq`
+ * before an earlier one is committed. Returns undefined when the Discord message was relayed already.
  */
 export async function appendConversationMessage(
   db: Db,
@@ -56,6 +56,9 @@ export async function appendConversationMessage(
   now = new Date(),
 ): Promise<ConversationMessageRow | undefined> {
   const at = now.toISOString();
+  const id = crypto.randomUUID();
+  const deliveryStatus = message.deliveryStatus ?? null;
+  const nextAttemptAt = deliveryStatus === "pending" ? at : null;
   for (let attempt = 0; ; attempt++) {
     if (message.discordMessageId) {
       const seen = await db
@@ -65,40 +68,29 @@ export async function appendConversationMessage(
         .executeTakeFirst();
       if (seen) return undefined;
     }
-    const last = await db
-      .selectFrom("support_conversation_messages")
-      .select((eb) => eb.fn.max("seq").as("seq"))
-      .where("conversation_id", "=", conversationId)
-      .executeTakeFirst();
-    const row: ConversationMessageRow = {
-      conversation_id: conversationId,
-      seq: Number(last?.seq ?? 0) + 1,
-      id: crypto.randomUUID(),
-      author: message.author,
-      author_name: message.authorName ?? null,
-      body: message.body,
-      discord_message_id: message.discordMessageId ?? null,
-      created_at: at,
-      delivery_status: message.deliveryStatus ?? null,
-      attempts: 0,
-      next_attempt_at: message.deliveryStatus === "pending" ? at : null,
-      first_failed_at: null,
-      last_error: null,
-      delivered_at: null,
-      claimed_by: null,
-      claimed_until: null,
-      emailed_at: null,
-    };
+    let inserted: ConversationMessageRow | undefined;
     try {
-      await db.insertInto("support_conversation_messages").values(row).execute();
+      const result = await sql<ConversationMessageRow>`
+        INSERT INTO support_conversation_messages
+          (conversation_id, seq, id, author, author_name, body, discord_message_id, created_at, delivery_status,
+           attempts, next_attempt_at)
+        SELECT ${conversationId}, COALESCE(MAX(seq), 0) + 1, ${id}, ${message.author}, ${message.authorName ?? null},
+          ${message.body}, ${message.discordMessageId ?? null}, ${at}, ${deliveryStatus}, 0, ${nextAttemptAt}
+        FROM support_conversation_messages WHERE conversation_id = ${conversationId}
+        RETURNING *`.execute(db);
+      inserted = result.rows[0];
     } catch (error) {
-      if (attempt < 5 && isUniqueViolation(error)) continue;
+      if (attempt < 50 && isUniqueViolation(error)) {
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
+        continue;
+      }
       throw error;
     }
+    if (!inserted) throw new Error("a conversation message was not stored");
     const touch: Partial<ConversationRow> = { last_message_at: at };
     if (message.author === "visitor") touch.visitor_active_at = at;
     await db.updateTable("support_conversations").set(touch).where("id", "=", conversationId).execute();
-    return row;
+    return { ...inserted, seq: Number(inserted.seq), attempts: Number(inserted.attempts) };
   }
 }
 

@@ -158,7 +158,7 @@ export class ConversationStreams {
 
   private sendStatus(stream: Stream) {
     stream.res.write(
-      `event: status\ndata: ${JSON.stringify({ status: stream.status, repliesLive: stream.repliesLive })}\n\n`,
+      `event: status\ndata: ${JSON.stringify({ status: stream.status, repliesLive: stream.repliesLive, conversationId: stream.conversationId })}\n\n`,
     );
   }
 

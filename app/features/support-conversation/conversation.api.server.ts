@@ -13,6 +13,7 @@ import {
   type ConversationRow,
   conversationMessages,
   findConversationByToken,
+  latestSeqs,
   markVisitorPresent,
 } from "./conversation-store.server";
 import type { ConversationStreams } from "./conversation-streams.server";
@@ -125,7 +126,9 @@ export function createConversationApi(options: ConversationApiOptions = {}) {
       return;
     }
     await markVisitorPresent(db(), conversation.id, undefined);
-    streams().open(req, res, conversation, after.data);
+    // An id beyond this conversation's last message was seen in another one (the cookie changed since): start over.
+    const latest = (await latestSeqs(db(), [conversation.id])).get(conversation.id) ?? 0;
+    streams().open(req, res, conversation, after.data > latest ? 0 : after.data);
   });
 
   // Limit, then origin, then the body: a flood or a foreign page costs no parsing.

@@ -55,3 +55,14 @@ export const visitorMessageSchema = z.object({
     .max(MAX_MESSAGE_LENGTH, { message: `Messages are at most ${MAX_MESSAGE_LENGTH} characters` })
     .refine((text) => text.isWellFormed(), { message: "Messages cannot contain broken characters" }),
 });
+
+/** A conversation as a signed-in buyer's /orders page lists it (the address they gave as their last answer). */
+export interface BuyerConversation {
+  id: string;
+  category: string;
+  /** The category in the page's language (translated on the server, so the page ships no chat messages). */
+  categoryName: string;
+  status: "open" | "resolved";
+  createdAt: string;
+  lastMessageAt: string;
+}

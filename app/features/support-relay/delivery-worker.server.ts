@@ -45,7 +45,7 @@ export interface DeliveryOptions {
   /** Posts each visitor's request with a thread of its own (DISCORD_BOT_TOKEN); status alerts stay on the webhook. */
   bot?: DiscordBot;
   /** Told when the bot is refused (token, access, permission) or works again: pages stop promising live replies. */
-  onBotProblem?: (problem: BotProblem | null) => void;
+  onBotProblem?: (problem: BotProblem | null) => void | Promise<void>;
   workerId?: string;
   now?: () => Date;
   /** 0..1; injectable so tests can pin the jitter. */
@@ -93,7 +93,7 @@ async function postThroughBot(
   if (conversation?.thread_id) return { outcome: "delivered" };
   const posted = await bot.postRequest(channelRequest(request), { nonce: discordNonce(request.id), resume: true });
   if (posted.ok) {
-    options.onBotProblem?.(null);
+    await options.onBotProblem?.(null);
     if (conversation)
       await recordPatiently(() => recordConversationThread(options.db, conversation.id, posted.value, now()));
     return { outcome: "delivered" };
@@ -124,7 +124,7 @@ export async function deliverSupportRequest(request: SupportRequest, options: De
   if (options.bot && request.category !== STATUS_ALERT_CATEGORY) {
     const viaBot = await postThroughBot(request, options.bot, options, now);
     if (viaBot.outcome === "bot_refused") {
-      options.onBotProblem?.(viaBot.problem);
+      await options.onBotProblem?.(viaBot.problem);
       // The bot is refused: the request still reaches the team, one-way, through the webhook when there is one.
       if (!options.webhookUrl) result = { outcome: "retry", reason: viaBot.reason };
     } else result = viaBot;

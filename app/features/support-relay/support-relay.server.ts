@@ -55,6 +55,10 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
     });
   if (!channelConfigured) supportDeliveryAttempts.inc({ outcome: "no_channel" });
   worker?.kick();
+  // After the commit, and never failing the request: a visitor who gave an address gets the private link by mail.
+  // Imported here, not at the top: mail text needs the message catalogues, which the CLI (support retry) cannot load.
+  const { queueConversationLinkMail } = await import("~/features/support-conversation/conversation-mail.server");
+  await queueConversationLinkMail(opened.conversation, opened.linkKey);
   return { request, conversation: opened.conversation, token: opened.token, linkKey: opened.linkKey };
 }
 
@@ -126,9 +130,9 @@ export function startSupportDelivery(): () => Promise<void> {
     dialect,
     webhookUrl,
     bot,
-    onBotProblem: (problem) => {
-      if (problem !== null) void blocker.set(problem);
-      else if (blocker.current !== "intent_missing") void blocker.set(null);
+    onBotProblem: async (problem) => {
+      if (problem !== null) await blocker.set(problem);
+      else if (blocker.current !== "intent_missing") await blocker.set(null);
     },
     pollMs: 1000,
     pauses: channelPauses(db),

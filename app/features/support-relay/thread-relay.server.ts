@@ -54,16 +54,21 @@ const BLOCKING_ERRORS = new Set<DiscordBotError["kind"]>(["unauthorized", "missi
 /** Keeps this instance's pages and the shared row in step; writes only when the verdict changes. */
 export function relayBlocker(db: Kysely<Database>, onError: (error: unknown) => void = () => {}) {
   let current: string | null | undefined;
+  // Writes one after the other, so an older verdict never lands after a newer one.
+  let writes: Promise<void> = Promise.resolve();
   return {
     /** Resolves once the shared row says so too (a failed write is reported, and tried again at the next change). */
-    async set(reason: RelayBlock | null) {
+    set(reason: RelayBlock | null): Promise<void> {
       setRepliesBlocked(reason);
-      if (current === reason) return;
+      if (current === reason) return writes;
       current = reason;
-      await writeRelayBlocked(db, reason).catch((error: unknown) => {
-        current = undefined;
-        onError(error);
-      });
+      writes = writes.then(() =>
+        writeRelayBlocked(db, reason).catch((error: unknown) => {
+          current = undefined;
+          onError(error);
+        }),
+      );
+      return writes;
     },
     /** Another instance's verdict (it reads the threads), taken over by this instance's pages. */
     async refresh() {
