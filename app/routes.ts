@@ -20,6 +20,8 @@ export default [
     route("orders", "routes/orders.tsx"),
     route("orders/:id", "routes/order.tsx"),
     route("demo/mailbox", "routes/demo-mailbox.tsx"),
+    // A support request's conversation: read and answered without JavaScript, opened on any browser by its link.
+    route("support/conversation", "routes/support-conversation.tsx"),
     // The demo shop's checkout page, in the language of the page the purchase started on.
     route("demo-checkout/:invoiceId", "routes/demo-checkout.tsx"),
     route("*", "routes/not-found.tsx"),

@@ -33,6 +33,8 @@ export function englishPagePaths(): string[] {
     "/purchase/success",
     // Signed out: the address form (the signed-in list and the code form are covered by tests/e2e/buyer-orders.spec.ts).
     "/orders",
+    // Without a conversation cookie: the helpful 404 (the conversation itself: tests/e2e/support-conversation.spec.ts).
+    "/support/conversation",
     "/this-page-does-not-exist",
   ];
 }

@@ -154,10 +154,10 @@ export function isOwnOrigin(request: Request): boolean {
   }
 }
 
-/** A small urlencoded or multipart form, read at most MAX_FORM_BYTES deep; undefined for anything else. */
-async function readSmallForm(request: Request): Promise<FormData | undefined> {
+/** A small urlencoded or multipart form, read at most `maxBytes` deep; undefined for anything else. */
+export async function readSmallForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData | undefined> {
   const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (!Number.isFinite(length) || length > MAX_FORM_BYTES || !request.body) return undefined;
+  if (!Number.isFinite(length) || length > maxBytes || !request.body) return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -165,7 +165,7 @@ async function readSmallForm(request: Request): Promise<FormData | undefined> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_FORM_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => {});
       return undefined;
     }

@@ -2,6 +2,7 @@
 // Lingui's macros: the server, the operator CLI and the tests read them, and the support channel repeats them.
 import type { I18n, MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
+import { ConversationMessageError } from "~/features/support-conversation/conversation-client";
 import {
   type ChatMessage,
   type ChatState,
@@ -103,5 +104,15 @@ export function shownPlaceholder(i18n: I18n, state: ChatState): string {
 export function sendFailureText(i18n: I18n, error: unknown): string {
   if (error instanceof SupportRequestError && error.status === 429)
     return i18n._(msg`Too many support requests. Please wait a few minutes and try again.`);
+  return i18n._(msg`Failed to send message. Please try again.`);
+}
+
+/** Why a message in the conversation was not taken, in the page's language (the draft stays in the box). */
+export function conversationSendFailureText(i18n: I18n, error: unknown): string {
+  const status = error instanceof ConversationMessageError ? error.status : 0;
+  if (status === 429) return i18n._(msg`Too many messages. Please wait a minute and try again.`);
+  if (status === 409) return i18n._(msg`This conversation is resolved. Start a new request to write to us again.`);
+  if (status === 403 || status === 404)
+    return i18n._(msg`This conversation cannot be found in this browser any more. Start a new request.`);
   return i18n._(msg`Failed to send message. Please try again.`);
 }

@@ -7,6 +7,7 @@ import { formatMessageTime } from "./conversation";
 import { SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 import { MAX_ANSWER_LENGTH, SUPPORT_CATEGORIES } from "./support-chat";
 import { CATEGORY_NAMES, shownPlaceholder, shownText } from "./support-chat-messages";
+import { ConversationItems, ConversationNotes, lastAnnouncement } from "./support-chat-conversation";
 import { useSupportChat } from "./use-support-chat";
 
 /** The support chat panel: loaded lazily by the launcher and kept mounted (hidden) after the first open. */
@@ -45,72 +46,82 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
         </button>
       </div>
 
-      <ul
-        ref={refs.listRef}
-        aria-label={t`Conversation`}
-        className="max-h-[350px] flex-1 space-y-3 overflow-y-auto px-4 py-3"
-      >
-        {state.messages.map((message) => (
-          <li key={message.id} className={message.isUser ? "flex flex-col items-end" : "flex flex-col items-start"}>
-            <span className="sr-only">
-              {message.isUser
-                ? t({ message: "You:", comment: "Support chat, for screen readers: the visitor's own message follows" })
-                : t({ message: "Support:", comment: "Support chat, for screen readers: our message follows" })}{" "}
-            </span>
-            <p
-              // What the visitor typed reads in its own direction (English in an Arabic chat); our messages follow the page.
-              dir={message.isUser ? "auto" : undefined}
-              className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${message.isUser ? "bg-accent-strong text-foreground" : "bg-raised text-foreground"}`}
-            >
-              {shownText(i18n, state, message)}
-            </p>
-            <time dateTime={message.timestamp} className="mt-1 text-soft text-xs">
-              {formatMessageTime(message.timestamp, tag)}
-            </time>
-          </li>
-        ))}
-        {phase === "choosing" ? (
-          <li>
-            {/* Non-modal: the modal variant injects an inline <style> for scroll locking, which our CSP blocks. */}
-            <DropdownMenu.Root modal={false} dir={dir}>
-              <DropdownMenu.Trigger
-                ref={refs.categoryTriggerRef}
-                className="inline-flex items-center gap-2 rounded-md border border-border-strong bg-raised px-3 py-2 text-sm hover:border-accent-hover"
-              >
-                <Trans>Select a category</Trans>
-                <ChevronDownOutlineIcon className="size-4" />
-              </DropdownMenu.Trigger>
-              <DropdownMenu.Portal>
-                <DropdownMenu.Content
-                  align="start"
-                  sideOffset={4}
-                  // Escape closes only the menu, not the whole chat panel.
-                  onEscapeKeyDown={(event) => event.stopPropagation()}
-                  className="z-[60] min-w-48 rounded-md border border-border-strong bg-raised p-1 shadow-lg"
+      <div ref={refs.listRef} className="max-h-[350px] flex-1 overflow-y-auto px-4 py-3">
+        <ul aria-label={t`Conversation`} className="space-y-3">
+          {chat.conversation ? (
+            <ConversationItems view={chat.conversation} />
+          ) : (
+            state.messages.map((message) => (
+              <li key={message.id} className={message.isUser ? "flex flex-col items-end" : "flex flex-col items-start"}>
+                <span className="sr-only">
+                  {message.isUser
+                    ? t({
+                        message: "You:",
+                        comment: "Support chat, for screen readers: the visitor's own message follows",
+                      })
+                    : t({ message: "Support:", comment: "Support chat, for screen readers: our message follows" })}{" "}
+                </span>
+                <p
+                  // What the visitor typed reads in its own direction (English in an Arabic chat); our messages follow the page.
+                  dir={message.isUser ? "auto" : undefined}
+                  className={`max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm ${message.isUser ? "bg-accent-strong text-foreground" : "bg-raised text-foreground"}`}
                 >
-                  {SUPPORT_CATEGORIES.map((category) => (
-                    <DropdownMenu.Item
-                      key={category}
-                      onSelect={() => chat.chooseCategory(category)}
-                      className="cursor-pointer rounded px-3 py-2 text-foreground text-sm outline-none data-[highlighted]:bg-accent-strong"
-                    >
-                      {i18n._(CATEGORY_NAMES[category])}
-                    </DropdownMenu.Item>
-                  ))}
-                </DropdownMenu.Content>
-              </DropdownMenu.Portal>
-            </DropdownMenu.Root>
-          </li>
-        ) : null}
-      </ul>
-
-      <div aria-live="polite" className="sr-only">
-        {chat.lastBotMessage ? shownText(i18n, state, chat.lastBotMessage) : null}
+                  {shownText(i18n, state, message)}
+                </p>
+                <time dateTime={message.timestamp} className="mt-1 text-soft text-xs">
+                  {formatMessageTime(message.timestamp, tag)}
+                </time>
+              </li>
+            ))
+          )}
+          {phase === "choosing" && !chat.conversation ? (
+            <li>
+              {/* Non-modal: the modal variant injects an inline <style> for scroll locking, which our CSP blocks. */}
+              <DropdownMenu.Root modal={false} dir={dir}>
+                <DropdownMenu.Trigger
+                  ref={refs.categoryTriggerRef}
+                  className="inline-flex items-center gap-2 rounded-md border border-border-strong bg-raised px-3 py-2 text-sm hover:border-accent-hover"
+                >
+                  <Trans>Select a category</Trans>
+                  <ChevronDownOutlineIcon className="size-4" />
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content
+                    align="start"
+                    sideOffset={4}
+                    // Escape closes only the menu, not the whole chat panel.
+                    onEscapeKeyDown={(event) => event.stopPropagation()}
+                    className="z-[60] min-w-48 rounded-md border border-border-strong bg-raised p-1 shadow-lg"
+                  >
+                    {SUPPORT_CATEGORIES.map((category) => (
+                      <DropdownMenu.Item
+                        key={category}
+                        onSelect={() => chat.chooseCategory(category)}
+                        className="cursor-pointer rounded px-3 py-2 text-foreground text-sm outline-none data-[highlighted]:bg-accent-strong"
+                      >
+                        {i18n._(CATEGORY_NAMES[category])}
+                      </DropdownMenu.Item>
+                    ))}
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
+            </li>
+          ) : null}
+        </ul>
+        {chat.conversation ? <ConversationNotes view={chat.conversation} link={chat.conversationLink} /> : null}
       </div>
 
-      {phase === "complete" ? (
+      <div aria-live="polite" className="sr-only">
+        {chat.conversation
+          ? lastAnnouncement(i18n, chat.conversation)
+          : chat.lastBotMessage
+            ? shownText(i18n, state, chat.lastBotMessage)
+            : null}
+      </div>
+
+      {phase === "complete" || chat.conversation ? (
         <div className="flex gap-2 border-border-strong border-t px-4 py-2">
-          {state.submission === "failed" ? (
+          {state.submission === "failed" && !chat.conversation ? (
             <button
               ref={refs.finishRef}
               type="button"
@@ -121,7 +132,7 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             </button>
           ) : null}
           <button
-            ref={state.submission === "failed" ? undefined : refs.finishRef}
+            ref={state.submission === "failed" && !chat.conversation ? undefined : refs.finishRef}
             type="button"
             onClick={chat.startOver}
             className="rounded-md border border-border-strong px-3 py-1.5 text-foreground text-sm hover:border-accent-hover"
@@ -145,8 +156,9 @@ export default function SupportChatPanel({ open, onClose }: { open: boolean; onC
             onChange={(event) => chat.setDraft(event.target.value)}
             onKeyDown={chat.onInputKeyDown}
             dir="auto"
-            placeholder={shownPlaceholder(i18n, state)}
-            aria-label={t`Your answer`}
+            // Once the team has replied the box is for messages; until then it stays the questionnaire's answer box.
+            placeholder={chat.conversation && chat.typing ? t`Type your message...` : shownPlaceholder(i18n, state)}
+            aria-label={chat.conversation && chat.typing ? t`Your message` : t`Your answer`}
             aria-describedby={chat.showCounter ? counterId : undefined}
             disabled={!chat.typing}
             maxLength={MAX_ANSWER_LENGTH}

@@ -15,7 +15,8 @@ import {
 import { SUPPORT_CHAT_PANEL_ID } from "./open-support-chat";
 import { COUNTER_THRESHOLD, type SupportCategory } from "./support-chat";
 import { postSupportRequest } from "./support-chat-api";
-import { sendFailureText } from "./support-chat-messages";
+import { conversationSendFailureText, sendFailureText } from "./support-chat-messages";
+import { usePanelConversation } from "./use-panel-conversation";
 
 const STORAGE_KEY = "kestrel:support-chat";
 
@@ -48,7 +49,7 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
   const stateRef = useRef(state);
   stateRef.current = state;
   const panelRef = useRef<HTMLElement>(null);
-  const listRef = useRef<HTMLUListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const categoryTriggerRef = useRef<HTMLButtonElement>(null);
   const finishRef = useRef<HTMLButtonElement>(null);
@@ -56,6 +57,8 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
   const pendingFocus = useRef<FocusTarget | null>(null);
 
   useEffect(() => storeState(state), [state]);
+  const conversation = usePanelConversation({ open, state });
+  const live = conversation.view;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after every state change has rendered.
   useEffect(() => {
@@ -75,16 +78,22 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     element?.focus();
   }, [state]);
 
-  const messageCount = state.messages.length;
+  const messageCount = live ? live.messages.length : state.messages.length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever a message is added or the panel opens.
   useEffect(() => {
     const list = listRef.current;
     if (list) list.scrollTop = list.scrollHeight;
   }, [messageCount, open]);
 
+  const canAnswerRef = useRef(false);
+  canAnswerRef.current = conversation.canAnswer;
+  const inConversationRef = useRef(false);
+  inConversationRef.current = live !== null;
   const focusCurrentControl = useCallback(() => {
     const phaseNow = chatPhase(stateRef.current);
-    if (phaseNow === "choosing") categoryTriggerRef.current?.focus();
+    if (canAnswerRef.current) inputRef.current?.focus();
+    else if (inConversationRef.current) finishRef.current?.focus();
+    else if (phaseNow === "choosing") categoryTriggerRef.current?.focus();
     else if (phaseNow === "answering") inputRef.current?.focus();
     else if (phaseNow === "complete") finishRef.current?.focus();
     else panelRef.current?.focus();
@@ -110,6 +119,7 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [open, onClose]);
 
+  const { onSubmitted } = conversation;
   const submitRequest = useCallback(async () => {
     const current = stateRef.current;
     if (current.category === null) return;
@@ -117,7 +127,8 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     let outcome: "sent" | "failed" = "sent";
     try {
       const { payload: altcha } = await solveCaptcha();
-      await postSupportRequest({ category: current.category, answers: current.answers, locale, altcha });
+      const sent = await postSupportRequest({ category: current.category, answers: current.answers, locale, altcha });
+      onSubmitted(sent.conversation);
       toast.success(t`Request submitted`, { description: t`Our support team will respond shortly.` });
     } catch (error) {
       outcome = "failed";
@@ -129,14 +140,32 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
     // Focus lands on the button that matters next (Retry sending or New request) once it renders.
     pendingFocus.current = "finish";
     dispatch({ type: "submitted", outcome, now: new Date() });
-  }, [locale, t, i18n]);
+  }, [locale, t, i18n, onSubmitted]);
 
   const chooseCategory = (category: SupportCategory) => {
     pendingFocus.current = "input";
     dispatch({ type: "choose-category", category, now: new Date() });
   };
 
+  /** A message in the conversation the team answered: the draft stays until the server took it. */
+  const sendToConversation = async () => {
+    if (!conversation.canAnswer || conversation.sending || !conversation.isValidMessage(draft)) return;
+    const result = await conversation.sendMessage(draft.trim());
+    if (result.ok) {
+      setDraft("");
+      return;
+    }
+    console.error("Support chat: the message could not be sent", result.error);
+    toast.error(t({ message: "Error", comment: "Support chat: the title of the toast saying sending failed" }), {
+      description: conversationSendFailureText(i18n, result.error),
+    });
+  };
+
   const send = () => {
+    if (live !== null) {
+      void sendToConversation();
+      return;
+    }
     if (answerProblem(state, draft) !== null) return;
     const action = { type: "answer", text: draft, now: new Date() } as const;
     // The reducer is pure, so this is exactly the state the dispatch below leads to.
@@ -158,19 +187,26 @@ export function useSupportChat({ open, onClose }: { open: boolean; onClose: () =
   };
 
   const startOver = () => {
+    conversation.onStartOver();
     pendingFocus.current = "category";
     dispatch({ type: "start-over", now: new Date() });
     setDraft("");
   };
 
-  const typing = canType(state);
+  const typing = live !== null ? conversation.canAnswer : canType(state);
   return {
     state,
     phase: chatPhase(state),
+    /** The conversation the request opened (or this browser's latest), once read from the server; null before. */
+    conversation: live,
+    conversationLink: conversation.link,
     draft,
     setDraft,
     typing,
-    canSend: typing && answerProblem(state, draft) === null,
+    canSend:
+      live !== null
+        ? typing && !conversation.sending && conversation.isValidMessage(draft)
+        : typing && answerProblem(state, draft) === null,
     showCounter: draft.length >= COUNTER_THRESHOLD,
     lastBotMessage: state.messages.findLast((m) => !m.isUser),
     refs: { panelRef, listRef, inputRef, categoryTriggerRef, finishRef },
