@@ -10,7 +10,9 @@
 // runs the Discord reply reader's section (scripts/lib/bench-support-relay.mjs, no build needed) alone,
 // BENCH_SKIP_SUPPORT_RELAY=1 leaves it out; BENCH_ONLY=support-streams runs the conversation-streams section
 // (scripts/lib/bench-support-streams.mjs: 2,000 open event streams, memory per stream, message-to-stream latency)
-// alone, BENCH_SKIP_SUPPORT_STREAMS=1 leaves it out; BENCH_NO_BUILD=1 uses
+// alone, BENCH_SKIP_SUPPORT_STREAMS=1 leaves it out; BENCH_ONLY=delivery runs the delivery engine's section
+// (scripts/lib/bench-delivery.mjs: support requests, mail and visitor messages per second, no build needed) alone,
+// BENCH_SKIP_DELIVERY=1 leaves it out; BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
 // content/ with it as theme.json and the brand/ folder beside it), on the same build.
 import { spawn, spawnSync } from "node:child_process";
@@ -23,6 +25,7 @@ import { localeOfPath, pathWithoutLocale } from "../app/features/i18n/locales.ts
 import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
+import { benchDelivery } from "./lib/bench-delivery.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchShop } from "./lib/bench-shop.mjs";
 import { benchSupportRelay } from "./lib/bench-support-relay.mjs";
@@ -68,7 +71,7 @@ const LOAD_ROUTES = ["/", "/products", "/product/446894", "/de/product/446894", 
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
-const SECTIONS = ["catalogue", "shop", "orders", "support-relay", "support-streams"];
+const SECTIONS = ["catalogue", "shop", "orders", "support-relay", "support-streams", "delivery"];
 if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
   console.error(
     `BENCH_ONLY: ${SECTIONS.map((s) => `"${s}"`).join(", ")} are the sections that run alone (got "${ONLY}")`,
@@ -79,6 +82,12 @@ if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
 if (ONLY === "support-relay") {
   console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
   await benchSupportRelay();
+  process.exit(0);
+}
+// The delivery section too: the three outboxes' workers under tsx against the test peers.
+if (ONLY === "delivery") {
+  console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
+  await benchDelivery();
   process.exit(0);
 }
 
@@ -113,6 +122,7 @@ if (ONLY === "shop" || (ONLY === undefined && !process.env.BENCH_SKIP_SHOP)) awa
 if (ONLY === "orders" || (ONLY === undefined && !process.env.BENCH_SKIP_ORDERS))
   await benchOrders({ buildDir: BUILD_DIR });
 if (ONLY === undefined && !process.env.BENCH_SKIP_SUPPORT_RELAY) await benchSupportRelay();
+if (ONLY === undefined && !process.env.BENCH_SKIP_DELIVERY) await benchDelivery();
 if (ONLY === "support-streams" || (ONLY === undefined && !process.env.BENCH_SKIP_SUPPORT_STREAMS))
   await benchSupportStreams({ buildDir: BUILD_DIR });
 

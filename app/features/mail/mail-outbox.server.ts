@@ -1,7 +1,9 @@
-// The mail outbox in the database: store, claim, record attempts, expire, and the reads for callers and operators.
+// The mail outbox in the database: store, claim, expire, and the reads for callers and operators (the delivery engine,
+// `~/platform/outbox.server`, leases and records the attempts).
 import crypto from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { mailQueued } from "~/platform/metrics.server";
+import { claimDueRows, type OutboxRows } from "~/platform/outbox.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database, MailOutboxTable } from "../../../db/schema";
 import { type Mail, type MailDeliveryState, type MailInput, type MailStatus, mailInputSchema } from "./mail";
@@ -72,59 +74,29 @@ export async function insertMail(
   return toMail(row);
 }
 
-/**
- * Claims due pending mail for one worker until `leaseMs` from now; an expired claim (a crashed worker) is free again.
- * Mail past its send-by time is left for `expireOverdueMail`. PostgreSQL: `FOR UPDATE SKIP LOCKED` lets instances
- * claim side by side without taking the same row; SQLite: the one UPDATE ... RETURNING runs under its writer lock.
- */
+/** The outbox's rows, for the delivery engine (`~/platform/outbox.server`): mail past its send-by time is left for
+ * `expireOverdueMail`. */
+export const MAIL_OUTBOX_ROWS: OutboxRows = {
+  table: "mail_outbox",
+  statusColumn: "status",
+  done: { status: "sent", atColumn: "sent_at" },
+  dueAlso: (nowIso) => sql`(o.send_by IS NULL OR o.send_by > ${nowIso})`,
+};
+
+/** Claims due pending mail for one worker until `leaseMs` from now (see `claimDueRows`). */
 export async function claimDueMail(
   db: Kysely<Database>,
   dialect: DbDialect,
   options: { workerId: string; limit: number; leaseMs: number; now?: Date; ids?: string[] },
 ): Promise<Mail[]> {
-  const now = options.now ?? new Date();
-  const nowIso = now.toISOString();
-  const until = new Date(now.getTime() + options.leaseMs).toISOString();
-  const onlyIds = options.ids && options.ids.length > 0 ? sql`AND id IN (${sql.join(options.ids)})` : sql``;
-  const lock = dialect === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  const result = await sql<MailRow>`
-    UPDATE mail_outbox SET claimed_by = ${options.workerId}, claimed_until = ${until}
-    WHERE id IN (
-      SELECT id FROM mail_outbox
-      WHERE status = 'pending' AND next_attempt_at <= ${nowIso}
-        AND (send_by IS NULL OR send_by > ${nowIso})
-        AND (claimed_until IS NULL OR claimed_until < ${nowIso}) ${onlyIds}
-      ORDER BY next_attempt_at, created_at
-      LIMIT ${options.limit}
-      ${lock}
-    )
-    RETURNING *`.execute(db);
-  return result.rows.map(toMail).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
+  const rows = await claimDueRows<MailRow>(db, dialect, MAIL_OUTBOX_ROWS, {
+    ...options,
+    now: options.now ?? new Date(),
+  });
+  return rows.map(toMail).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
 }
 
-/**
- * The claim is still this worker's and unexpired: it is extended by `leaseMs` (true), or it was lost (false).
- * Checked right before each send and renewed while the SMTP server answers, so no other worker can take it meanwhile.
- */
-export async function renewMailClaim(
-  db: Kysely<Database>,
-  id: string,
-  workerId: string,
-  leaseMs: number,
-  now = new Date(),
-): Promise<boolean> {
-  const result = await db
-    .updateTable("mail_outbox")
-    .set({ claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
-    .where("id", "=", id)
-    .where("claimed_by", "=", workerId)
-    .where("claimed_until", ">=", now.toISOString())
-    .where("status", "=", "pending")
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** The outcome of one attempt at one mail, written only if this worker still holds the claim. */
+/** The outcome of one attempt at one mail. */
 export type MailAttempt =
   | { outcome: "sent" }
   /** The server was unreachable or answered 4xx: tried again at `nextAttemptAt`. */
@@ -135,36 +107,6 @@ export type MailAttempt =
   | { outcome: "gave_up"; reason: string }
   /** Its send-by time came before it could be sent: expired. */
   | { outcome: "expired"; reason: string };
-
-export async function recordMailAttempt(
-  db: Kysely<Database>,
-  mail: Mail,
-  workerId: string,
-  attempt: MailAttempt,
-  now = new Date(),
-): Promise<boolean> {
-  const nowIso = now.toISOString();
-  const common = { claimed_by: null, claimed_until: null, attempts: mail.attempts + 1 };
-  const failing = { first_failed_at: mail.firstFailedAt ?? nowIso };
-  const values =
-    attempt.outcome === "sent"
-      ? { ...common, status: "sent" as const, sent_at: nowIso, last_error: null }
-      : attempt.outcome === "retry"
-        ? { ...common, ...failing, last_error: attempt.reason, next_attempt_at: attempt.nextAttemptAt.toISOString() }
-        : {
-            ...common,
-            ...failing,
-            status: attempt.outcome === "expired" ? ("expired" as const) : ("failed" as const),
-            last_error: attempt.reason,
-          };
-  const result = await db
-    .updateTable("mail_outbox")
-    .set(values)
-    .where("id", "=", mail.id)
-    .where("claimed_by", "=", workerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
 
 /**
  * Gives up pending mail whose send-by time has passed and that no worker holds: it becomes `expired` and is never
@@ -182,22 +124,6 @@ export async function expireOverdueMail(db: Kysely<Database>, now = new Date()):
     .returningAll()
     .execute();
   return rows.map(toMail);
-}
-
-/** Hands claims back without an attempt (shutdown): the given mail, or every one this worker holds but `keep`. */
-export async function releaseMailClaims(
-  db: Kysely<Database>,
-  workerId: string,
-  options: { ids?: string[]; keep?: string[] } = {},
-) {
-  if (options.ids?.length === 0) return;
-  let query = db
-    .updateTable("mail_outbox")
-    .set({ claimed_by: null, claimed_until: null })
-    .where("claimed_by", "=", workerId);
-  if (options.ids) query = query.where("id", "in", options.ids);
-  if (options.keep && options.keep.length > 0) query = query.where("id", "not in", options.keep);
-  await query.execute();
 }
 
 export async function findMail(db: Kysely<Database>, id: string): Promise<Mail | undefined> {

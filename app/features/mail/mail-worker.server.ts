@@ -1,22 +1,24 @@
 // Sends the mail outbox through the SMTP server: one mail at a time under a claim renewed while the server answers,
 // retried with backoff while it is down or answers 4xx, failed on a 5xx, expired at its send-by time.
-import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { hashIdentityForLog } from "~/platform/log-identity.server";
 import { logger as defaultLogger } from "~/platform/logger.server";
 import { mailFailed, mailRetries, mailSent } from "~/platform/metrics.server";
+import {
+  deliverDue,
+  newWorkerId,
+  type Outbox,
+  type OutboxOutcome,
+  type OutboxWorker,
+  releaseClaims,
+  scheduleRetry,
+  startOutboxWorker,
+} from "~/platform/outbox.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database } from "../../../db/schema";
-import { MAIL_GIVE_UP_AFTER_MS, type Mail, mailRetryDelayMs } from "./mail";
-import {
-  claimDueMail,
-  expireOverdueMail,
-  type MailAttempt,
-  recordMailAttempt,
-  releaseMailClaims,
-  renewMailClaim,
-} from "./mail-outbox.server";
+import { MAIL_GIVE_UP_AFTER_MS, type Mail } from "./mail";
+import { expireOverdueMail, MAIL_OUTBOX_ROWS, type MailAttempt, type MailRow, toMail } from "./mail-outbox.server";
 import type { SmtpSender } from "./smtp.server";
 
 /** How long stop() lets a send in flight finish: longer than an attempt may take, well within a 25 s shutdown. */
@@ -67,17 +69,14 @@ export async function attemptMail(
     { signal: options.signal },
   );
   if (result.outcome !== "retry") return result;
-  const at = now().getTime();
-  const failingSince = mail.firstFailedAt ? Date.parse(mail.firstFailedAt) : at;
-  if (at - failingSince >= (options.giveUpAfterMs ?? MAIL_GIVE_UP_AFTER_MS))
-    return { outcome: "gave_up", reason: `failing since ${mail.firstFailedAt}; last: ${result.reason}` };
-  const wait = mailRetryDelayMs(
-    mail.attempts + 1,
-    options.random ?? Math.random,
-    options.backoffBaseMs,
-    options.backoffMaxMs,
-  );
-  const nextAttemptAt = new Date(at + wait);
+  const at = now();
+  const { nextAttemptAt, giveUp } = scheduleRetry(mail, at, {
+    random: options.random ?? Math.random,
+    baseMs: options.backoffBaseMs ?? 5_000,
+    maxMs: options.backoffMaxMs,
+    giveUpAfterMs: options.giveUpAfterMs ?? MAIL_GIVE_UP_AFTER_MS,
+  });
+  if (giveUp) return { outcome: "gave_up", reason: `failing since ${mail.firstFailedAt}; last: ${result.reason}` };
   // A mail that could only go out after its deadline is given up now: nobody waits for it any more.
   if (mail.sendBy && nextAttemptAt.getTime() >= Date.parse(mail.sendBy))
     return { outcome: "expired", reason: `not sent by its send-by time; last: ${result.reason}` };
@@ -117,50 +116,6 @@ function reportAttempt(log: Logger, mail: Mail, attempt: MailAttempt, attemptNum
   }
 }
 
-/**
- * Sends one claimed mail while holding its claim: the claim must still be this worker's when the send starts, and is
- * renewed every third of the lease until the server answers, so a slow server never lets a second worker take it.
- * Returns undefined when the claim was gone before the send, and "abandoned" when shutdown cut the send short
- * (the server may or may not have the mail, so the claim is left to run out rather than handed back).
- */
-async function sendWhileClaimed(
-  mail: Mail,
-  options: MailWorkerOptions & { workerId: string; leaseMs: number; now: () => Date },
-): Promise<MailAttempt | "abandoned" | undefined> {
-  const { db, workerId, leaseMs, now } = options;
-  if (!(await renewMailClaim(db, mail.id, workerId, leaseMs, now()))) return undefined;
-  const lost = new AbortController();
-  const renewal = setInterval(() => {
-    // A renewal that fails (database briefly away) is retried at the next tick while the lease still runs.
-    renewMailClaim(db, mail.id, workerId, leaseMs, now()).then(
-      (held) => held || lost.abort(),
-      () => {},
-    );
-  }, leaseMs / 3);
-  try {
-    const signal = AbortSignal.any([lost.signal, ...(options.abandon ? [options.abandon] : [])]);
-    const attempt = await attemptMail(mail, { ...options, signal });
-    return attempt.outcome === "retry" && signal.aborted ? "abandoned" : attempt;
-  } finally {
-    clearInterval(renewal);
-  }
-}
-
-/**
- * Writes an attempt's outcome, trying again over ~2 s if the database hiccups: a mail the server accepted but we
- * failed to record would be sent again once its claim runs out.
- */
-async function recordPatiently(write: () => Promise<unknown>, waitsMs: readonly number[] = [250, 500, 1_000]) {
-  for (const wait of waitsMs) {
-    try {
-      return await write();
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-  return write();
-}
-
 export interface MailPass {
   sent: string[];
   retrying: string[];
@@ -171,59 +126,72 @@ export interface MailPass {
   abandoned: string[];
 }
 
+/** How an attempt is written in the mail's row. */
+function outcomeOf(attempt: MailAttempt): OutboxOutcome {
+  switch (attempt.outcome) {
+    case "sent":
+      return { outcome: "done" };
+    case "retry":
+      return { outcome: "retry", reason: attempt.reason, nextAttemptAt: attempt.nextAttemptAt };
+    case "expired":
+      return { outcome: "failed", status: "expired", reason: attempt.reason };
+    default:
+      return { outcome: "failed", reason: attempt.reason };
+  }
+}
+
+/** The mail outbox for the delivery engine. */
+function mailOutbox(options: MailWorkerOptions, log: Logger): Outbox<Mail, MailAttempt, MailPass> {
+  return {
+    rows: MAIL_OUTBOX_ROWS,
+    progress: (mail) => mail,
+    toItems: (rows) => (rows as MailRow[]).map(toMail),
+    attempt: (mail, signal) => attemptMail(mail, { ...options, signal }),
+    // A send cut short may or may not have reached the server: its claim runs out rather than being handed back.
+    cutShort: (attempt) => attempt.outcome === "retry",
+    whenCutShort: "keep",
+    outcome: (_mail, attempt) => outcomeOf(attempt),
+    report: (mail, attempt) => reportAttempt(log, mail, attempt),
+    emptyPass: () => ({ sent: [], retrying: [], failed: [], expired: [], abandoned: [] }),
+    listFor: (attempt) =>
+      attempt.outcome === "sent"
+        ? "sent"
+        : attempt.outcome === "retry"
+          ? "retrying"
+          : attempt.outcome === "expired"
+            ? "expired"
+            : "failed",
+  };
+}
+
 /** Expires overdue mail, then sends due mail one at a time until none is left (optionally only the given ids). */
 export async function deliverDueMail(options: MailWorkerOptions & { ids?: string[] }): Promise<MailPass> {
-  const workerId = options.workerId ?? `mail-${crypto.randomUUID()}`;
   const now = options.now ?? (() => new Date());
-  const leaseMs = options.leaseMs ?? MAIL_LEASE_MS;
   const log = options.log ?? defaultLogger;
-  const pass: MailPass = { sent: [], retrying: [], failed: [], expired: [], abandoned: [] };
+  const expired: string[] = [];
   for (const mail of await expireOverdueMail(options.db, now())) {
     const attempt: MailAttempt = { outcome: "expired", reason: "not sent by its send-by time" };
     reportAttempt(log, mail, attempt, mail.attempts);
     options.onAttempt?.(mail, attempt);
-    pass.expired.push(mail.id);
+    expired.push(mail.id);
   }
-  for (;;) {
-    if (options.signal?.aborted) return pass;
-    const [mail] = await claimDueMail(options.db, options.dialect, {
-      workerId,
-      limit: 1,
-      leaseMs,
-      now: now(),
-      ids: options.ids,
-    });
-    if (!mail) return pass;
-    const attempt = await sendWhileClaimed(mail, { ...options, workerId, leaseMs, now });
-    if (attempt === "abandoned") {
-      pass.abandoned.push(mail.id);
-      return pass;
-    }
-    if (!attempt) {
-      await releaseMailClaims(options.db, workerId, { ids: [mail.id] });
-      continue;
-    }
-    reportAttempt(log, mail, attempt);
-    await recordPatiently(() => recordMailAttempt(options.db, mail, workerId, attempt, now()));
-    options.onAttempt?.(mail, attempt);
-    const bucket =
-      attempt.outcome === "sent"
-        ? pass.sent
-        : attempt.outcome === "retry"
-          ? pass.retrying
-          : attempt.outcome === "expired"
-            ? pass.expired
-            : pass.failed;
-    bucket.push(mail.id);
-  }
+  const { cutShort, ...pass } = await deliverDue(mailOutbox(options, log), {
+    db: options.db,
+    dialect: options.dialect,
+    workerId: options.workerId ?? newWorkerId("mail"),
+    leaseMs: options.leaseMs ?? MAIL_LEASE_MS,
+    now,
+    ids: options.ids,
+    signal: options.signal,
+    abandon: options.abandon,
+    onAttempt: options.onAttempt,
+  });
+  pass.expired.unshift(...expired);
+  if (cutShort) pass.abandoned.push(cutShort);
+  return pass;
 }
 
-export interface MailWorker {
-  /** Look for work now (after a new mail) instead of at the next poll. */
-  kick(): void;
-  /** Takes no more work, lets a send in flight finish (up to `stopGraceMs`), and hands back the claims it holds. */
-  stop(): Promise<void>;
-}
+export type MailWorker = OutboxWorker;
 
 /** Polls the outbox every `pollMs` (and on kick) in the background until stopped. */
 export function startMailWorker(
@@ -234,54 +202,15 @@ export function startMailWorker(
     onPass?: (pass: MailPass) => void;
   },
 ): MailWorker {
-  const stopping = new AbortController();
-  const abandon = new AbortController();
-  const workerId = options.workerId ?? `mail-${crypto.randomUUID()}`;
-  const abandoned: string[] = [];
-  let wake: (() => void) | undefined;
-  let kicked = false;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      kicked = false;
-      try {
-        const pass = await deliverDueMail({ ...options, workerId, signal: stopping.signal, abandon: abandon.signal });
-        abandoned.push(...pass.abandoned);
-        options.onPass?.(pass);
-      } catch (error) {
-        if (!stopping.signal.aborted) options.onError?.(error);
-      }
-      if (stopping.signal.aborted) break;
-      if (!kicked) await sleep(options.pollMs ?? 1000);
-    }
-    // Claims still held go back now, so another instance need not wait for their lease; not a send cut short.
-    await releaseMailClaims(options.db, workerId, { keep: abandoned }).catch((error: unknown) =>
-      options.onError?.(error),
-    );
-  })();
-  return {
-    kick() {
-      kicked = true;
-      wake?.();
-    },
-    async stop() {
-      stopping.abort();
-      wake?.();
-      const grace = setTimeout(() => abandon.abort(), options.stopGraceMs ?? MAIL_STOP_GRACE_MS);
-      try {
-        await loop;
-      } finally {
-        clearTimeout(grace);
-      }
-    },
-  };
+  const workerId = options.workerId ?? newWorkerId("mail");
+  return startOutboxWorker({
+    runPass: ({ signal, abandon }) => deliverDueMail({ ...options, workerId, signal, abandon }),
+    cutShortOf: (pass) => pass.abandoned,
+    releaseAll: (keep) => releaseClaims(options.db, MAIL_OUTBOX_ROWS, workerId, { keep }),
+    now: options.now ?? (() => new Date()),
+    pollMs: options.pollMs,
+    stopGraceMs: options.stopGraceMs ?? MAIL_STOP_GRACE_MS,
+    onError: options.onError,
+    onPass: options.onPass,
+  });
 }

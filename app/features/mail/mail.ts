@@ -1,5 +1,6 @@
 // The mail a feature hands to the outbox, what becomes of it, and the retry schedule: types, schemas, pure functions.
 import { z } from "zod";
+import { backoffMs } from "~/platform/backoff";
 import type { MailStatus } from "../../../db/schema";
 
 export type { MailStatus };
@@ -65,13 +66,9 @@ export type MailDeliveryState = Pick<
 /** How long a mail that keeps failing (server down, 4xx) is retried before it is given up as failed. */
 export const MAIL_GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Exponential backoff with jitter: attempt n waits between half and all of base·2^(n-1), capped at `maxMs`
- * (5 s, 10 s, 20 s, … up to 10 min by default).
- */
+/** Backoff for mail: attempt n waits between half and all of base·2^(n-1) (5 s, 10 s, 20 s, … up to 10 min). */
 export function mailRetryDelayMs(attempt: number, random: () => number, baseMs = 5_000, maxMs = 10 * 60_000): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+  return backoffMs(attempt, random, baseMs, maxMs);
 }
 
 /** An SMTP server's answer with every address in it blanked: errors are stored and logged, addresses never are. */

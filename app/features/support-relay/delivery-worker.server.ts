@@ -3,6 +3,18 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import { supportChannelPauses, supportDeliveryAttempts } from "~/platform/metrics.server";
+import {
+  backoffMs,
+  deliverDue,
+  newWorkerId,
+  type Outbox,
+  type OutboxOutcome,
+  type OutboxWorker,
+  recordPatiently,
+  releaseClaims,
+  scheduleRetry,
+  startOutboxWorker,
+} from "~/platform/outbox.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database } from "../../../db/schema";
 import {
@@ -24,11 +36,10 @@ import { type DiscordBot, NONCE_LIMIT } from "./discord-bot.server";
 import { recordConversationThread } from "./thread-relay-store.server";
 import {
   type AttemptRecord,
-  claimDueSupportRequests,
-  recordDeliveryAttempt,
-  releaseSupportClaims,
-  renewSupportClaim,
+  SUPPORT_OUTBOX_ROWS,
   type SupportRequest,
+  type SupportRequestRow,
+  toSupportRequest,
 } from "./support-outbox.server";
 
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -66,8 +77,7 @@ export interface DeliveryOptions {
 
 /** Exponential backoff with jitter: attempt n waits between half and all of base·2^(n-1), capped. */
 export function retryDelayMs(attempt: number, random: () => number, baseMs = 2_000, maxMs = 10 * 60_000): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+  return backoffMs(attempt, random, baseMs, maxMs);
 }
 
 /** The bot's refusals that only the shop owner can fix; meanwhile requests go one-way through the webhook if set. */
@@ -140,19 +150,13 @@ export async function deliverSupportRequest(request: SupportRequest, options: De
   const at = now();
   if (result.outcome === "rate_limited")
     return { outcome: "rate_limited", reason: result.reason, until: new Date(at.getTime() + result.retryAfterMs) };
-  const failingSince = request.firstFailedAt ? Date.parse(request.firstFailedAt) : at.getTime();
-  const wait = retryDelayMs(
-    request.attempts + 1,
-    options.random ?? Math.random,
-    options.backoffBaseMs,
-    options.backoffMaxMs,
-  );
-  return {
-    outcome: "retry",
-    reason: result.reason,
-    nextAttemptAt: new Date(at.getTime() + wait),
-    giveUp: at.getTime() - failingSince >= GIVE_UP_AFTER_MS,
-  };
+  const { nextAttemptAt, giveUp } = scheduleRetry(request, at, {
+    random: options.random ?? Math.random,
+    baseMs: options.backoffBaseMs ?? 2_000,
+    maxMs: options.backoffMaxMs,
+    giveUpAfterMs: GIVE_UP_AFTER_MS,
+  });
+  return { outcome: "retry", reason: result.reason, nextAttemptAt, giveUp };
 }
 
 const METRIC_OUTCOME = {
@@ -169,50 +173,6 @@ function countAttempt(record: AttemptRecord) {
   if (record.outcome === "rate_limited") supportChannelPauses.inc();
 }
 
-/**
- * Posts one claimed request while holding its claim: the claim must still be this worker's and unexpired when the
- * post starts, and is renewed every third of the lease until the channel answers, so a slow channel never lets a
- * second worker take the request. Returns undefined when the claim was gone or the post was abandoned (not posted,
- * or posted without an answer: only then can the request reach the channel twice).
- */
-async function postWhileClaimed(
-  request: SupportRequest,
-  options: DeliveryOptions & { workerId: string; leaseMs: number; now: () => Date },
-) {
-  const { db, workerId, leaseMs, now } = options;
-  if (!(await renewSupportClaim(db, request.id, workerId, leaseMs, now()))) return undefined;
-  const lost = new AbortController();
-  const renewal = setInterval(() => {
-    // A renewal that fails (database briefly away) is retried at the next tick while the lease still runs.
-    renewSupportClaim(db, request.id, workerId, leaseMs, now()).then(
-      (held) => held || lost.abort(),
-      () => {},
-    );
-  }, leaseMs / 3);
-  try {
-    const signal = AbortSignal.any([lost.signal, ...(options.abandon ? [options.abandon] : [])]);
-    const record = await deliverSupportRequest(request, { ...options, signal });
-    return record.outcome === "retry" && signal.aborted ? undefined : record;
-  } finally {
-    clearInterval(renewal);
-  }
-}
-
-/**
- * Writes an attempt's outcome, trying again over ~2 s if the database hiccups: a post the channel showed but we
- * failed to record would be posted again once its claim runs out.
- */
-async function recordPatiently(write: () => Promise<unknown>, waitsMs: readonly number[] = [250, 500, 1_000]) {
-  for (const wait of waitsMs) {
-    try {
-      return await write();
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-  return write();
-}
-
 export interface DeliveryPass {
   delivered: string[];
   retrying: string[];
@@ -221,53 +181,77 @@ export interface DeliveryPass {
   pausedUntil?: Date;
 }
 
-/** Delivers due requests one at a time until none is left or the channel is paused (optionally only the given ids). */
-export async function deliverDueSupportRequests(options: DeliveryOptions & { ids?: string[] }): Promise<DeliveryPass> {
-  const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
-  const now = options.now ?? (() => new Date());
-  const leaseMs = options.leaseMs ?? (options.timeoutMs ?? CHANNEL_TIMEOUT_MS) * 2 + 5_000;
-  const pauses = options.pauses ?? rememberingChannelPauses(databaseChannelPauses(options.db));
-  const channel = channelKey(options.webhookUrl ?? "discord-bot");
-  const pass: DeliveryPass = { delivered: [], retrying: [], failed: [] };
-  let lastPostAt = 0;
-  for (;;) {
-    if (options.signal?.aborted) return pass;
-    const pausedUntil = await pauses.pausedUntil(channel, now());
-    if (pausedUntil) return { ...pass, pausedUntil };
-    const spacing = lastPostAt + MIN_POST_INTERVAL_MS - Date.now();
-    if (spacing > 0) await new Promise((r) => setTimeout(r, spacing));
-    // One at a time: a claim never waits behind other posts, so it is only as old as the post it covers.
-    const [request] = await claimDueSupportRequests(options.db, options.dialect, {
-      workerId,
-      limit: 1,
-      leaseMs,
-      now: now(),
-      ids: options.ids,
-    });
-    if (!request) return pass;
-    lastPostAt = Date.now();
-    const record = await postWhileClaimed(request, { ...options, workerId, leaseMs, now });
-    if (!record) {
-      await releaseSupportClaims(options.db, workerId, [request.id]);
-      continue;
-    }
-    countAttempt(record);
-    if (record.outcome === "rate_limited") await pauses.pause(channel, record.until, now());
-    await recordPatiently(() => recordDeliveryAttempt(options.db, request, workerId, record, now()));
-    options.onAttempt?.(request, record);
-    if (record.outcome === "delivered") pass.delivered.push(request.id);
-    else if (record.outcome === "rejected" || (record.outcome === "retry" && record.giveUp))
-      pass.failed.push(request.id);
-    else pass.retrying.push(request.id);
+/** How an attempt is written in the request's row. */
+function outcomeOf(record: AttemptRecord): OutboxOutcome {
+  switch (record.outcome) {
+    case "delivered":
+      return { outcome: "done" };
+    case "rejected":
+      return { outcome: "failed", reason: record.reason };
+    case "rate_limited":
+      return { outcome: "wait", reason: record.reason, until: record.until };
+    case "retry":
+      return record.giveUp
+        ? {
+            outcome: "failed",
+            reason: `gave up after 24 h of failures; last: ${record.reason}`,
+            nextAttemptAt: record.nextAttemptAt,
+          }
+        : { outcome: "retry", reason: record.reason, nextAttemptAt: record.nextAttemptAt };
   }
 }
 
-export interface DeliveryWorker {
-  /** Look for work now (after a new request) instead of at the next poll; a paused channel stays paused. */
-  kick(): void;
-  /** Takes no more work, lets a post in flight finish (up to `stopGraceMs`), and hands back every claim still held. */
-  stop(): Promise<void>;
+/** The support outbox for the delivery engine: a 429 pauses the whole channel for every worker. */
+function supportOutbox(
+  options: DeliveryOptions,
+  pauses: ChannelPauseStore,
+  channel: string,
+  now: () => Date,
+): Outbox<SupportRequest, AttemptRecord, DeliveryPass> {
+  return {
+    rows: SUPPORT_OUTBOX_ROWS,
+    progress: (request) => request,
+    toItems: (rows) => (rows as SupportRequestRow[]).map(toSupportRequest),
+    attempt: (request, signal) => deliverSupportRequest(request, { ...options, signal }),
+    // A post cut short (claim lost, shutdown) goes back unattempted, due at once: only then can it reach it twice.
+    cutShort: (record) => record.outcome === "retry",
+    whenCutShort: "release",
+    outcome: (_request, record) => outcomeOf(record),
+    async report(_request, record) {
+      countAttempt(record);
+      if (record.outcome === "rate_limited") await pauses.pause(channel, record.until, now());
+    },
+    emptyPass: () => ({ delivered: [], retrying: [], failed: [] }),
+    listFor: (record) =>
+      record.outcome === "delivered"
+        ? "delivered"
+        : record.outcome === "rejected" || (record.outcome === "retry" && record.giveUp)
+          ? "failed"
+          : "retrying",
+  };
 }
+
+/** Delivers due requests one at a time until none is left or the channel is paused (optionally only the given ids). */
+export async function deliverDueSupportRequests(options: DeliveryOptions & { ids?: string[] }): Promise<DeliveryPass> {
+  const now = options.now ?? (() => new Date());
+  const pauses = options.pauses ?? rememberingChannelPauses(databaseChannelPauses(options.db));
+  const channel = channelKey(options.webhookUrl ?? "discord-bot");
+  return deliverDue(supportOutbox(options, pauses, channel, now), {
+    db: options.db,
+    dialect: options.dialect,
+    workerId: options.workerId ?? newWorkerId("worker"),
+    leaseMs: options.leaseMs ?? (options.timeoutMs ?? CHANNEL_TIMEOUT_MS) * 2 + 5_000,
+    now,
+    ids: options.ids,
+    signal: options.signal,
+    abandon: options.abandon,
+    pausedUntil: () => pauses.pausedUntil(channel, now()),
+    spacingMs: MIN_POST_INTERVAL_MS,
+    onAttempt: options.onAttempt,
+  });
+}
+
+export type DeliveryWorker = OutboxWorker;
 
 /** Polls the outbox every `pollMs` (and on kick), and sleeps through a channel pause whatever wakes it. */
 export function startDeliveryWorker(
@@ -278,62 +262,15 @@ export function startDeliveryWorker(
     onPass?: (pass: DeliveryPass) => void;
   },
 ): DeliveryWorker {
-  const stopping = new AbortController();
-  const abandon = new AbortController();
-  const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
-  const now = options.now ?? (() => new Date());
+  const workerId = options.workerId ?? newWorkerId("worker");
   const pauses = options.pauses ?? rememberingChannelPauses(databaseChannelPauses(options.db));
-  let wake: (() => void) | undefined;
-  let kickWakes = false;
-  let kicked = false;
-  const sleep = (ms: number, { wakeOnKick }: { wakeOnKick: boolean }) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-      kickWakes = wakeOnKick;
-    });
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      kicked = false;
-      let pass: DeliveryPass | undefined;
-      try {
-        pass = await deliverDueSupportRequests({
-          ...options,
-          workerId,
-          pauses,
-          signal: stopping.signal,
-          abandon: abandon.signal,
-        });
-        options.onPass?.(pass);
-      } catch (error) {
-        if (!stopping.signal.aborted) options.onError?.(error);
-      }
-      if (stopping.signal.aborted) break;
-      if (pass?.pausedUntil) await sleep(pass.pausedUntil.getTime() - now().getTime(), { wakeOnKick: false });
-      else if (!kicked) await sleep(options.pollMs ?? 1000, { wakeOnKick: true });
-    }
-    // Claims still held go back now, so another instance need not wait for their lease to run out.
-    await releaseSupportClaims(options.db, workerId).catch((error: unknown) => options.onError?.(error));
-  })();
-  return {
-    kick() {
-      kicked = true;
-      if (kickWakes) wake?.();
-    },
-    async stop() {
-      stopping.abort();
-      wake?.();
-      const grace = setTimeout(() => abandon.abort(), options.stopGraceMs ?? STOP_GRACE_MS);
-      try {
-        await loop;
-      } finally {
-        clearTimeout(grace);
-      }
-    },
-  };
+  return startOutboxWorker({
+    runPass: ({ signal, abandon }) => deliverDueSupportRequests({ ...options, workerId, pauses, signal, abandon }),
+    releaseAll: () => releaseClaims(options.db, SUPPORT_OUTBOX_ROWS, workerId),
+    now: options.now ?? (() => new Date()),
+    pollMs: options.pollMs,
+    stopGraceMs: options.stopGraceMs ?? STOP_GRACE_MS,
+    onError: options.onError,
+    onPass: options.onPass,
+  });
 }

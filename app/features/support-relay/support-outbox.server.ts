@@ -1,10 +1,12 @@
-// The support outbox in the database: store, claim, record delivery outcomes, count, and the operator's list/show/retry.
+// The support outbox in the database: store, claim, count, and the operator's list/show/retry (the delivery engine,
+// `~/platform/outbox.server`, leases and records the attempts).
 import crypto from "node:crypto";
-import { type Kysely, type Selectable, sql } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { DbDialect } from "../../../db/client";
 import type { Database, SupportRequestsTable } from "../../../db/schema";
 import { SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
 import { supportOutboxDepth } from "~/platform/metrics.server";
+import { claimDueRows, type OutboxRows } from "~/platform/outbox.server";
 import { STATUS_ALERT_CATEGORY } from "./chat-channel.server";
 
 export type SupportRequestRow = Selectable<SupportRequestsTable>;
@@ -82,113 +84,33 @@ export async function insertSupportRequest(
   return toSupportRequest(row);
 }
 
-/**
- * Claims due pending requests for one worker until `leaseMs` from now; an expired claim (a crashed worker) is free again.
- * PostgreSQL: `FOR UPDATE SKIP LOCKED` lets several instances claim side by side without taking the same row.
- * SQLite: the single UPDATE ... RETURNING runs under SQLite's one-writer lock, so it is atomic too.
- */
+/** The outbox's rows, for the delivery engine (`~/platform/outbox.server`). */
+export const SUPPORT_OUTBOX_ROWS: OutboxRows = {
+  table: "support_requests",
+  statusColumn: "delivery_status",
+  done: { status: "delivered", atColumn: "delivered_at" },
+};
+
+/** Claims due pending requests for one worker until `leaseMs` from now (see `claimDueRows`). */
 export async function claimDueSupportRequests(
   db: Kysely<Database>,
   dialect: DbDialect,
   options: { workerId: string; limit: number; leaseMs: number; now?: Date; ids?: string[] },
 ): Promise<SupportRequest[]> {
-  const now = options.now ?? new Date();
-  const nowIso = now.toISOString();
-  const until = new Date(now.getTime() + options.leaseMs).toISOString();
-  const onlyIds = options.ids && options.ids.length > 0 ? sql`AND id IN (${sql.join(options.ids)})` : sql``;
-  const lock = dialect === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  const result = await sql<SupportRequestRow>`
-    UPDATE support_requests SET claimed_by = ${options.workerId}, claimed_until = ${until}
-    WHERE id IN (
-      SELECT id FROM support_requests
-      WHERE delivery_status = 'pending' AND next_attempt_at <= ${nowIso}
-        AND (claimed_until IS NULL OR claimed_until < ${nowIso}) ${onlyIds}
-      ORDER BY next_attempt_at, created_at
-      LIMIT ${options.limit}
-      ${lock}
-    )
-    RETURNING *`.execute(db);
-  return result.rows.map(toSupportRequest).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
+  const rows = await claimDueRows<SupportRequestRow>(db, dialect, SUPPORT_OUTBOX_ROWS, {
+    ...options,
+    now: options.now ?? new Date(),
+  });
+  return rows.map(toSupportRequest).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
 }
 
-/**
- * The claim is still this worker's and unexpired: it is extended by `leaseMs` (true), or it was lost (false).
- * Checked right before each post and renewed while the channel answers, so no other worker can take it meanwhile.
- */
-export async function renewSupportClaim(
-  db: Kysely<Database>,
-  id: string,
-  workerId: string,
-  leaseMs: number,
-  now = new Date(),
-): Promise<boolean> {
-  const result = await db
-    .updateTable("support_requests")
-    .set({ claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
-    .where("id", "=", id)
-    .where("claimed_by", "=", workerId)
-    .where("claimed_until", ">=", now.toISOString())
-    .where("delivery_status", "=", "pending")
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** The outcome of one delivery attempt, written only if this worker still holds the claim. */
+/** The outcome of one delivery attempt. */
 export type AttemptRecord =
   | { outcome: "delivered" }
   | { outcome: "retry"; reason: string; nextAttemptAt: Date; giveUp: boolean }
   /** 429: not a failed attempt; the request waits for the channel's pause to end. */
   | { outcome: "rate_limited"; reason: string; until: Date }
   | { outcome: "rejected"; reason: string };
-
-export async function recordDeliveryAttempt(
-  db: Kysely<Database>,
-  request: SupportRequest,
-  workerId: string,
-  record: AttemptRecord,
-  now = new Date(),
-): Promise<boolean> {
-  const nowIso = now.toISOString();
-  const released = { claimed_by: null, claimed_until: null };
-  const common = { ...released, attempts: request.attempts + 1 };
-  const values =
-    record.outcome === "delivered"
-      ? { ...common, delivery_status: "delivered" as const, delivered_at: nowIso, last_error: null }
-      : record.outcome === "rejected"
-        ? {
-            ...common,
-            delivery_status: "failed" as const,
-            last_error: record.reason,
-            first_failed_at: request.firstFailedAt ?? nowIso,
-          }
-        : record.outcome === "rate_limited"
-          ? { ...released, last_error: record.reason, next_attempt_at: record.until.toISOString() }
-          : {
-              ...common,
-              delivery_status: record.giveUp ? ("failed" as const) : ("pending" as const),
-              last_error: record.giveUp ? `gave up after 24 h of failures; last: ${record.reason}` : record.reason,
-              first_failed_at: request.firstFailedAt ?? nowIso,
-              next_attempt_at: record.nextAttemptAt.toISOString(),
-            };
-  const result = await db
-    .updateTable("support_requests")
-    .set(values)
-    .where("id", "=", request.id)
-    .where("claimed_by", "=", workerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Hands claims back without an attempt (shutdown): the given requests, or every one this worker still holds. */
-export async function releaseSupportClaims(db: Kysely<Database>, workerId: string, ids?: string[]) {
-  if (ids?.length === 0) return;
-  let query = db
-    .updateTable("support_requests")
-    .set({ claimed_by: null, claimed_until: null })
-    .where("claimed_by", "=", workerId);
-  if (ids) query = query.where("id", "in", ids);
-  await query.execute();
-}
 
 /** How many requests the outbox holds in each delivery status; also sets the `supportOutboxDepth` gauge. */
 export async function readOutboxDepth(db: Kysely<Database>): Promise<Record<DeliveryStatus, number>> {
