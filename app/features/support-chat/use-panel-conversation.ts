@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { fetchConversation, postConversationMessage } from "~/features/support-conversation/conversation-client";
 import type { ConversationView } from "~/features/support-conversation/support-conversation";
 import { visitorMessageSchema } from "~/features/support-conversation/support-conversation";
@@ -48,15 +48,25 @@ export function usePanelConversation({ open, state }: { open: boolean; state: Ch
     } catch {}
   }, [memory]);
 
+  // The read in flight: a newer read or New request aborts it, so an answer about a conversation left behind is dropped.
+  const reading = useRef<AbortController | null>(null);
   const reload = useCallback(async () => {
+    reading.current?.abort();
+    const read = new AbortController();
+    reading.current = read;
     try {
-      setLoaded(await fetchConversation());
+      const view = await fetchConversation(undefined, read.signal);
+      if (!read.signal.aborted) setLoaded(view);
     } catch (error) {
+      if (read.signal.aborted) return;
       // The chat still works as a questionnaire; the conversation shows at the next open.
       console.error("Support chat: the conversation could not be read", error);
     }
   }, []);
-  useEffect(() => void reload(), [reload]);
+  useEffect(() => {
+    void reload();
+    return () => reading.current?.abort();
+  }, [reload]);
 
   const phase = chatPhase(state);
   const pristine = phase === "choosing" && state.messages.length === 1;
@@ -99,7 +109,10 @@ export function usePanelConversation({ open, state }: { open: boolean; state: Ch
       void reload();
     },
     onStartOver() {
-      setMemory({ submitted: null, setAside: view?.id ?? loaded?.id ?? null });
+      reading.current?.abort();
+      setLoaded(null);
+      // The one left behind may not be read yet (slow connection): then it is the one this tab's request opened.
+      setMemory({ submitted: null, setAside: view?.id ?? memory.submitted?.id ?? loaded?.id ?? null });
     },
   };
 }
