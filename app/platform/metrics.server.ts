@@ -40,6 +40,13 @@ export const supportDeliveryAttempts = new Counter({
   registers: [metricsRegistry],
 });
 
+export const threadPostAttempts = new Counter({
+  name: "kestrel_support_thread_post_attempts_total",
+  help: "Visitor messages posted into their request's Discord thread, by outcome (delivered, retry, rate_limited, failed)",
+  labelNames: ["outcome"] as const,
+  registers: [metricsRegistry],
+});
+
 export const supportChannelPauses = new Counter({
   name: "kestrel_support_channel_pauses_total",
   help: "Times the chat channel answered 429 and delivery paused for its retry_after",

@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { overlayFileSchema } from "~/features/catalog/catalog.content";
 import { overlayDrift, productsFromShop } from "~/features/catalog/shop-catalogue.server";
+import { holdLease } from "~/platform/leases.server";
 import {
-  holdLease,
   type LoadedSnapshot,
   readLatestSnapshot,
   requestCatalogueSync,

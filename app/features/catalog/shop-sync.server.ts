@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import { logger } from "~/platform/logger.server";
+import { startLeasedJob } from "~/platform/leases.server";
 import { catalogueProductsSkipped, catalogueSyncs, catalogueSyncSeconds } from "~/platform/metrics.server";
 import type { Database } from "../../../db/schema";
 import type { ShopSnapshot } from "./shop-catalogue.server";
@@ -69,33 +70,6 @@ async function latestVersion(db: Kysely<Database>): Promise<number> {
     .limit(1)
     .executeTakeFirst();
   return row?.version ?? 0;
-}
-
-/** Takes or renews the lease `name` for `holder`; true while it is ours. */
-export async function holdLease(
-  db: Kysely<Database>,
-  name: string,
-  holder: string,
-  leaseMs: number,
-  now: Date,
-): Promise<boolean> {
-  const expiresAt = new Date(now.getTime() + leaseMs).toISOString();
-  const row = await db
-    .insertInto("leases")
-    .values({ name, holder, expires_at: expiresAt })
-    .onConflict((oc) =>
-      oc
-        .column("name")
-        .doUpdateSet({ holder, expires_at: expiresAt })
-        .where((eb) => eb.or([eb("leases.holder", "=", holder), eb("leases.expires_at", "<", now.toISOString())])),
-    )
-    .returning("holder")
-    .executeTakeFirst();
-  return row?.holder === holder;
-}
-
-export async function releaseLease(db: Kysely<Database>, name: string, holder: string) {
-  await db.deleteFrom("leases").where("name", "=", name).where("holder", "=", holder).execute();
 }
 
 /** Reads the whole shop: settings, groups, every product page and every feedback page. */
@@ -174,14 +148,11 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
   const pollMs = options.pollMs ?? SYNC_POLL_MS;
   const leaseMs = options.leaseMs ?? SYNC_LEASE_MS;
   const now = options.now ?? (() => new Date());
-  const controller = new AbortController();
   let loaded: LoadedSnapshot | undefined;
   let nextFullSyncAt = 0;
   let retryAt = 0;
   let failures = 0;
   let lastError: string | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   let markLoaded: () => void = () => {};
   const firstSnapshot = new Promise<void>((resolve) => (markLoaded = resolve));
 
@@ -254,10 +225,7 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
     }
   }
 
-  async function tick() {
-    await loadNewer();
-    const at = now();
-    if (!(await holdLease(db, SYNC_LEASE, instanceId, leaseMs, at))) return;
+  async function syncWhenDue(at: Date) {
     if (at.getTime() < retryAt) return;
     const requests = await takeRequests(at);
     try {
@@ -282,27 +250,21 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
     }
   }
 
-  function schedule(delay: number) {
-    if (controller.signal.aborted) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((error: unknown) => logger.error({ err: error }, "catalogue sync loop failed"))
-        .finally(() => {
-          running = undefined;
-          schedule(pollMs);
-        });
-    }, delay);
-  }
-  schedule(0);
+  const job = startLeasedJob({
+    db,
+    lease: SYNC_LEASE,
+    holder: instanceId,
+    leaseMs,
+    everyMs: pollMs,
+    now,
+    beforeLease: loadNewer,
+    work: (_signal, at) => syncWhenDue(at),
+    onError: (error) => logger.error({ err: error }, "catalogue sync loop failed"),
+  });
 
   return {
     firstSnapshot,
     lastError: () => lastError,
-    async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      await running;
-      await releaseLease(db, SYNC_LEASE, instanceId).catch(() => {});
-    },
+    stop: () => job.stop(),
   };
 }

@@ -4,7 +4,7 @@
 // at most once per STATUS_ALERT_GAP_SECONDS per product; what the gap held back is told when it is over.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import { holdLease, releaseLease } from "~/features/catalog/shop-sync.server";
+import { startLeasedJob } from "~/platform/leases.server";
 import { statusProbeChecks, statusProbeSeconds } from "~/platform/metrics.server";
 import type { Database } from "../../../db/schema";
 import { incidentPath } from "./status";
@@ -267,8 +267,6 @@ export function startStatusProbes(options: ProbeOptions): () => Promise<void> {
   const leaseMs = probeLeaseMs(targets);
   const stopping = new AbortController();
   const inFlight = new Map<string, Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
-  let ticking: Promise<void> = Promise.resolve();
 
   async function runCheck(target: ProbeTarget) {
     // A check counts from when it started, so checks are an interval apart however long each one takes.
@@ -281,9 +279,7 @@ export function startStatusProbes(options: ProbeOptions): () => Promise<void> {
     await recordProbeResult(options, target, result, startedAt);
   }
 
-  async function tick() {
-    const at = now();
-    if (!(await holdLease(db, PROBE_LEASE, instanceId, leaseMs, at))) return;
+  async function startDueChecks(at: Date) {
     const checked = new Map(
       (await db.selectFrom("status_probes").select(["name", "checked_at"]).execute()).map((row) => [
         row.name,
@@ -303,21 +299,22 @@ export function startStatusProbes(options: ProbeOptions): () => Promise<void> {
     await tellHeldChanges(options, at);
   }
 
-  const loop = () => {
-    if (stopping.signal.aborted) return;
-    ticking = tick()
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        if (!stopping.signal.aborted) timer = setTimeout(loop, tickMs);
-      });
-  };
-  loop();
+  const job = startLeasedJob({
+    db,
+    lease: PROBE_LEASE,
+    holder: instanceId,
+    leaseMs,
+    everyMs: tickMs,
+    now,
+    work: (_signal, at) => startDueChecks(at),
+    onStop: async () => {
+      await Promise.allSettled(inFlight.values());
+    },
+    onError: (error) => options.onError?.(error),
+  });
 
   return async () => {
     stopping.abort();
-    clearTimeout(timer);
-    await ticking;
-    await Promise.allSettled(inFlight.values());
-    await releaseLease(db, PROBE_LEASE, instanceId).catch((error: unknown) => options.onError?.(error));
+    await job.stop();
   };
 }

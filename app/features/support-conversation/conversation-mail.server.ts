@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import type { I18n } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { type Kysely, sql } from "kysely";
-import { holdLease, releaseLease } from "~/features/catalog/shop-sync.server";
+import { startLeasedJob } from "~/platform/leases.server";
 import { i18nFor } from "~/features/i18n/i18n.server";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "~/features/i18n/locales";
 import { queueMail, wakeMailDelivery } from "~/features/mail/mail.server";
@@ -187,36 +187,19 @@ export function startUnseenReplyMailer(options: {
 }): UnseenReplyMailer {
   const { db, afterMs, intervalMs } = options;
   const holder = options.instanceId ?? `unseen-reply-mail-${crypto.randomUUID()}`;
-  const leaseMs = Math.max(30_000, intervalMs * 3);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> = Promise.resolve(0);
-
-  const pass = async () => {
-    if (!(await holdLease(db, UNSEEN_REPLY_MAIL_LEASE, holder, leaseMs, new Date()))) return 0;
-    return mailUnseenReplies(db, { afterMs });
-  };
-  const loop = () => {
-    if (stopped) return;
-    running = pass()
-      .catch((error: unknown) => {
-        options.onError?.(error);
-        return 0;
-      })
-      .finally(() => {
-        if (!stopped) timer = setTimeout(loop, intervalMs);
-      });
-  };
-  timer = setTimeout(loop, intervalMs);
-
+  const job = startLeasedJob({
+    db,
+    lease: UNSEEN_REPLY_MAIL_LEASE,
+    holder,
+    leaseMs: Math.max(30_000, intervalMs * 3),
+    everyMs: intervalMs,
+    firstTickAfterMs: intervalMs,
+    work: () => mailUnseenReplies(db, { afterMs }),
+    onError: (error) => options.onError?.(error),
+  });
   return {
-    runOnce: () => pass(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      await releaseLease(db, UNSEEN_REPLY_MAIL_LEASE, holder).catch((error: unknown) => options.onError?.(error));
-    },
+    runOnce: async () => (await job.runOnce()) ?? 0,
+    stop: () => job.stop(),
   };
 }
 

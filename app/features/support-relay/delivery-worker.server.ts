@@ -181,11 +181,13 @@ export interface DeliveryPass {
   pausedUntil?: Date;
 }
 
-/** How an attempt is written in the request's row. */
-function outcomeOf(record: AttemptRecord): OutboxOutcome {
+/** How a post's attempt (a request's, or a visitor message's with the Discord message it became) is written. */
+export function postOutcome(record: AttemptRecord | { outcome: "delivered"; discordMessageId: string }): OutboxOutcome {
   switch (record.outcome) {
     case "delivered":
-      return { outcome: "done" };
+      return "discordMessageId" in record
+        ? { outcome: "done", also: { discord_message_id: record.discordMessageId } }
+        : { outcome: "done" };
     case "rejected":
       return { outcome: "failed", reason: record.reason };
     case "rate_limited":
@@ -216,19 +218,23 @@ function supportOutbox(
     // A post cut short (claim lost, shutdown) goes back unattempted, due at once: only then can it reach it twice.
     cutShort: (record) => record.outcome === "retry",
     whenCutShort: "release",
-    outcome: (_request, record) => outcomeOf(record),
+    outcome: (_request, record) => postOutcome(record),
     async report(_request, record) {
       countAttempt(record);
       if (record.outcome === "rate_limited") await pauses.pause(channel, record.until, now());
     },
     emptyPass: () => ({ delivered: [], retrying: [], failed: [] }),
-    listFor: (record) =>
-      record.outcome === "delivered"
-        ? "delivered"
-        : record.outcome === "rejected" || (record.outcome === "retry" && record.giveUp)
-          ? "failed"
-          : "retrying",
+    listFor: postPassList,
   };
+}
+
+/** Which list of a pass a post's attempt goes into. */
+export function postPassList(record: { outcome: AttemptRecord["outcome"]; giveUp?: boolean }) {
+  return record.outcome === "delivered"
+    ? ("delivered" as const)
+    : record.outcome === "rejected" || (record.outcome === "retry" && record.giveUp)
+      ? ("failed" as const)
+      : ("retrying" as const);
 }
 
 /** Delivers due requests one at a time until none is left or the channel is paused (optionally only the given ids). */

@@ -1,7 +1,8 @@
 // The Discord thread side of conversations in the database: where each request's thread is, which visitor messages
-// wait for their post into it (claimed like the support outbox), which threads are due a read, and the reader's
+// wait for their post into it (an outbox of the delivery engine), which threads are due a read, and the reader's
 // cursor. The reader's verdict on the bot is kept here too, so every instance's pages agree on it.
 import { type Kysely, type Selectable, sql } from "kysely";
+import { claimDueRows, type OutboxRows } from "~/platform/outbox.server";
 import type { ConversationRow } from "~/features/support-conversation/conversation-store.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database, SupportConversationMessagesTable } from "../../../db/schema";
@@ -54,63 +55,48 @@ export async function readRelayBlocked(db: Db): Promise<string | null> {
 }
 
 /**
- * Claims due visitor messages whose conversation has its thread, oldest first, at most one per conversation and
- * only the earliest still pending (so they land in the thread in the order they were written). PostgreSQL: FOR UPDATE
- * SKIP LOCKED lets instances claim side by side; SQLite: the single UPDATE runs under its one-writer lock.
+ * Visitor messages as an outbox (`~/platform/outbox.server`): due once their conversation has its thread, at most one
+ * per conversation and only the earliest still pending (so they land in the thread in the order they were written).
  */
-export async function claimDueVisitorMessages(
-  db: Db,
-  dialect: DbDialect,
-  options: { workerId: string; limit: number; leaseMs: number; now: Date },
-): Promise<ClaimedVisitorMessage[]> {
-  const nowIso = options.now.toISOString();
-  const until = new Date(options.now.getTime() + options.leaseMs).toISOString();
-  const lock = dialect === "postgres" ? sql`FOR UPDATE OF m SKIP LOCKED` : sql``;
-  const claimed = await sql<VisitorMessageRow>`
-    UPDATE support_conversation_messages SET claimed_by = ${options.workerId}, claimed_until = ${until}
-    WHERE id IN (
-      SELECT m.id FROM support_conversation_messages m
-      JOIN support_conversations c ON c.id = m.conversation_id
-      WHERE m.delivery_status = 'pending' AND m.next_attempt_at <= ${nowIso}
-        AND (m.claimed_until IS NULL OR m.claimed_until < ${nowIso})
-        AND c.thread_id IS NOT NULL
-        AND NOT EXISTS (
-          SELECT 1 FROM support_conversation_messages e
-          WHERE e.conversation_id = m.conversation_id AND e.delivery_status = 'pending' AND e.seq < m.seq
-        )
-      ORDER BY m.next_attempt_at, m.created_at
-      LIMIT ${options.limit}
-      ${lock}
+export const VISITOR_MESSAGE_ROWS: OutboxRows = {
+  table: "support_conversation_messages",
+  statusColumn: "delivery_status",
+  done: { status: "delivered", atColumn: "delivered_at" },
+  dueAlso: () => sql`EXISTS (
+      SELECT 1 FROM support_conversations c WHERE c.id = o.conversation_id AND c.thread_id IS NOT NULL
     )
-    RETURNING *`.execute(db);
-  if (claimed.rows.length === 0) return [];
+    AND NOT EXISTS (
+      SELECT 1 FROM support_conversation_messages e
+      WHERE e.conversation_id = o.conversation_id AND e.delivery_status = 'pending' AND e.seq < o.seq
+    )`,
+};
+
+/** Claimed messages with the thread each goes into, oldest due first. */
+export async function withThreads(db: Db, rows: VisitorMessageRow[]): Promise<ClaimedVisitorMessage[]> {
+  if (rows.length === 0) return [];
   const threads = await db
     .selectFrom("support_conversations")
     .select(["id", "thread_id"])
     .where(
       "id",
       "in",
-      claimed.rows.map((r) => r.conversation_id),
+      rows.map((r) => r.conversation_id),
     )
     .execute();
   const threadOf = new Map(threads.map((t) => [t.id, t.thread_id]));
-  return claimed.rows
+  return rows
     .map((row) => ({ ...row, thread_id: threadOf.get(row.conversation_id) ?? "" }))
     .filter((row) => row.thread_id !== "")
     .sort((a, b) => String(a.next_attempt_at).localeCompare(String(b.next_attempt_at)));
 }
 
-/** The claim is still this worker's and unexpired: extended (true), or lost (false). Checked right before the post. */
-export async function renewVisitorMessageClaim(db: Db, id: string, workerId: string, leaseMs: number, now: Date) {
-  const result = await db
-    .updateTable("support_conversation_messages")
-    .set({ claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
-    .where("id", "=", id)
-    .where("claimed_by", "=", workerId)
-    .where("claimed_until", ">=", now.toISOString())
-    .where("delivery_status", "=", "pending")
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/** Claims due visitor messages whose conversation has its thread (see `claimDueRows`). */
+export async function claimDueVisitorMessages(
+  db: Db,
+  dialect: DbDialect,
+  options: { workerId: string; limit: number; leaseMs: number; now: Date },
+): Promise<ClaimedVisitorMessage[]> {
+  return withThreads(db, await claimDueRows<VisitorMessageRow>(db, dialect, VISITOR_MESSAGE_ROWS, options));
 }
 
 export type VisitorMessageAttempt =
@@ -119,62 +105,6 @@ export type VisitorMessageAttempt =
   /** 429: not a failed attempt; the message waits until then. */
   | { outcome: "rate_limited"; reason: string; until: Date }
   | { outcome: "rejected"; reason: string };
-
-/** Writes an attempt's outcome if this worker still holds the claim. */
-export async function recordVisitorMessageAttempt(
-  db: Db,
-  message: VisitorMessageRow,
-  workerId: string,
-  attempt: VisitorMessageAttempt,
-  now: Date,
-): Promise<boolean> {
-  const nowIso = now.toISOString();
-  const released = { claimed_by: null, claimed_until: null };
-  const counted = { ...released, attempts: Number(message.attempts) + 1 };
-  const values =
-    attempt.outcome === "delivered"
-      ? {
-          ...counted,
-          delivery_status: "delivered" as const,
-          delivered_at: nowIso,
-          last_error: null,
-          discord_message_id: attempt.discordMessageId,
-        }
-      : attempt.outcome === "rejected"
-        ? {
-            ...counted,
-            delivery_status: "failed" as const,
-            last_error: attempt.reason,
-            first_failed_at: message.first_failed_at ?? nowIso,
-          }
-        : attempt.outcome === "rate_limited"
-          ? { ...released, last_error: attempt.reason, next_attempt_at: attempt.until.toISOString() }
-          : {
-              ...counted,
-              delivery_status: attempt.giveUp ? ("failed" as const) : ("pending" as const),
-              last_error: attempt.giveUp ? `gave up after 24 h of failures; last: ${attempt.reason}` : attempt.reason,
-              first_failed_at: message.first_failed_at ?? nowIso,
-              next_attempt_at: attempt.nextAttemptAt.toISOString(),
-            };
-  const result = await db
-    .updateTable("support_conversation_messages")
-    .set(values)
-    .where("id", "=", message.id)
-    .where("claimed_by", "=", workerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Hands back every claim this worker still holds (shutdown), so another instance need not wait for the lease. */
-export async function releaseVisitorMessageClaims(db: Db, workerId: string, ids?: string[]) {
-  if (ids?.length === 0) return;
-  let query = db
-    .updateTable("support_conversation_messages")
-    .set({ claimed_by: null, claimed_until: null })
-    .where("claimed_by", "=", workerId);
-  if (ids) query = query.where("id", "in", ids);
-  await query.execute();
-}
 
 export interface ReadSchedule {
   /** An active visitor's thread is read again this soon after its last read. */

@@ -3,30 +3,31 @@
 // threads over REST by one instance at a time (a lease), fast while the visitor is there, slower otherwise.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import { holdLease, releaseLease } from "~/features/catalog/shop-sync.server";
 import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
 import { type ConversationRow, resolveConversation } from "~/features/support-conversation/conversation-store.server";
 import { CONVERSATION_IDLE_MS, VISITOR_ACTIVE_MS } from "~/features/support-conversation/support-conversation";
 import { addTeamReply, setRepliesBlocked } from "~/features/support-conversation/support-conversation.server";
 import type { DbDialect } from "../../../db/client";
 import type { Database } from "../../../db/schema";
-import { discordNonce, GIVE_UP_AFTER_MS, retryDelayMs } from "./delivery-worker.server";
+import { discordNonce, GIVE_UP_AFTER_MS, postOutcome, postPassList, STOP_GRACE_MS } from "./delivery-worker.server";
 import type { DiscordBot, DiscordBotError, ThreadMessage } from "./discord-bot.server";
 import {
   type ClaimedVisitorMessage,
-  claimDueVisitorMessages,
   dueConversations,
   type ReadSchedule,
   readRelayBlocked,
-  recordVisitorMessageAttempt,
-  releaseVisitorMessageClaims,
-  renewVisitorMessageClaim,
   saveReadCursor,
   scheduleNextRead,
+  VISITOR_MESSAGE_ROWS,
   type VisitorMessageAttempt,
+  type VisitorMessageRow,
   visitorIsActive,
+  withThreads,
   writeRelayBlocked,
 } from "./thread-relay-store.server";
+import { startLeasedJob } from "~/platform/leases.server";
+import { threadPostAttempts } from "~/platform/metrics.server";
+import { deliverDue, type Outbox, releaseClaims, scheduleRetry, startOutboxWorker } from "~/platform/outbox.server";
 
 /** The lease (table `leases`, as the catalogue sync's) under which one instance reads the threads. */
 export const REPLY_READER_LEASE = "support-replies";
@@ -97,6 +98,8 @@ export interface ThreadPostOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   signal?: AbortSignal;
+  /** Give up on a post in flight (the shutdown grace is over): the message goes back unattempted. */
+  abandon?: AbortSignal;
   blocker?: RelayBlocker;
   onAttempt?: (message: ClaimedVisitorMessage, attempt: VisitorMessageAttempt) => void;
 }
@@ -126,45 +129,55 @@ async function postVisitorMessage(message: ClaimedVisitorMessage, options: Threa
     if (await resolveConversation(options.db, message.conversation_id, now)) ringConversation(message.conversation_id);
     return { outcome: "rejected", reason } as const;
   }
-  const failingSince = message.first_failed_at ? Date.parse(message.first_failed_at) : now.getTime();
-  const wait = retryDelayMs(
-    Number(message.attempts) + 1,
-    options.random ?? Math.random,
-    options.backoffBaseMs,
-    options.backoffMaxMs,
-  );
+  const { nextAttemptAt, giveUp } = scheduleRetry(progressOf(message), now, {
+    random: options.random ?? Math.random,
+    baseMs: options.backoffBaseMs ?? 2_000,
+    maxMs: options.backoffMaxMs,
+    giveUpAfterMs: GIVE_UP_AFTER_MS,
+  });
+  return { outcome: "retry", reason, nextAttemptAt, giveUp } as const;
+}
+
+const progressOf = (message: VisitorMessageRow) => ({
+  attempts: Number(message.attempts),
+  firstFailedAt: message.first_failed_at,
+});
+
+/** Visitor messages for the delivery engine: a 429 stops the pass until Discord's Retry-After. */
+function visitorMessageOutbox(
+  options: ThreadPostOptions,
+  now: () => Date,
+): Outbox<ClaimedVisitorMessage, VisitorMessageAttempt, ThreadPostPass> {
   return {
-    outcome: "retry",
-    reason,
-    nextAttemptAt: new Date(now.getTime() + wait),
-    giveUp: now.getTime() - failingSince >= GIVE_UP_AFTER_MS,
-  } as const;
+    rows: VISITOR_MESSAGE_ROWS,
+    progress: progressOf,
+    toItems: (rows) => withThreads(options.db, rows as VisitorMessageRow[]),
+    attempt: (message) => postVisitorMessage(message, options, now()),
+    cutShort: (attempt) => attempt.outcome === "retry",
+    whenCutShort: "release",
+    outcome: (_message, attempt) => postOutcome(attempt),
+    report: (_message, attempt) => {
+      threadPostAttempts.inc({ outcome: postPassList(attempt) === "failed" ? "failed" : attempt.outcome });
+    },
+    emptyPass: () => ({ delivered: [], retrying: [], failed: [] }),
+    listFor: postPassList,
+    pauseAfter: (attempt) => (attempt.outcome === "rate_limited" ? attempt.until : undefined),
+  };
 }
 
 /** Posts due visitor messages one at a time until none is left or Discord asks us to wait. */
 export async function postDueVisitorMessages(options: ThreadPostOptions): Promise<ThreadPostPass> {
   const now = options.now ?? (() => new Date());
-  const leaseMs = options.leaseMs ?? 120_000;
-  const pass: ThreadPostPass = { delivered: [], retrying: [], failed: [] };
-  for (;;) {
-    if (options.signal?.aborted) return pass;
-    const [message] = await claimDueVisitorMessages(options.db, options.dialect, {
-      workerId: options.workerId,
-      limit: 1,
-      leaseMs,
-      now: now(),
-    });
-    if (!message) return pass;
-    if (!(await renewVisitorMessageClaim(options.db, message.id, options.workerId, leaseMs, now()))) continue;
-    const attempt: VisitorMessageAttempt = await postVisitorMessage(message, options, now());
-    await recordVisitorMessageAttempt(options.db, message, options.workerId, attempt, now());
-    options.onAttempt?.(message, attempt);
-    if (attempt.outcome === "delivered") pass.delivered.push(message.id);
-    else if (attempt.outcome === "rejected" || (attempt.outcome === "retry" && attempt.giveUp))
-      pass.failed.push(message.id);
-    else pass.retrying.push(message.id);
-    if (attempt.outcome === "rate_limited") return { ...pass, pausedUntil: attempt.until };
-  }
+  return deliverDue(visitorMessageOutbox(options, now), {
+    db: options.db,
+    dialect: options.dialect,
+    workerId: options.workerId,
+    leaseMs: options.leaseMs ?? 120_000,
+    now,
+    signal: options.signal,
+    abandon: options.abandon,
+    onAttempt: options.onAttempt,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -360,113 +373,61 @@ export interface ThreadRelay {
   stop(): Promise<void>;
 }
 
-function sleeper() {
-  let wake: (() => void) | undefined;
-  return {
-    sleep: (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.max(0, ms));
-        function done() {
-          clearTimeout(timer);
-          wake = undefined;
-          resolve();
-        }
-        wake = done;
-      }),
-    wake: () => wake?.(),
-  };
-}
-
 /** Starts posting visitor messages (every instance: claims keep them apart) and reading replies (the lease holder). */
 export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
-  const stopping = new AbortController();
   const instanceId = options.instanceId ?? `relay-${crypto.randomUUID()}`;
   const now = options.now ?? (() => new Date());
-  const leaseMs = options.leaseMs ?? REPLY_READER_LEASE_MS;
-  const tickMs = options.tickMs ?? 250;
   const onError = options.onError ?? (() => {});
   const blocker = options.blocker ?? relayBlocker(options.db, onError);
-  const posting = sleeper();
-  const reading = sleeper();
-  let kicked = false;
 
-  const postLoop = (async () => {
-    while (!stopping.signal.aborted) {
-      kicked = false;
-      let pass: ThreadPostPass | undefined;
-      try {
-        pass = await postDueVisitorMessages({
-          db: options.db,
-          dialect: options.dialect,
-          bot: options.bot,
-          workerId: instanceId,
-          now,
-          blocker,
-          signal: stopping.signal,
-          backoffBaseMs: options.postBackoffBaseMs,
-          onAttempt: options.onPostAttempt,
-        });
-      } catch (error) {
-        if (!stopping.signal.aborted) onError(error);
-      }
-      if (stopping.signal.aborted) break;
-      if (pass?.pausedUntil) await posting.sleep(pass.pausedUntil.getTime() - now().getTime());
-      else if (!kicked) await posting.sleep(options.postPollMs ?? 1_000);
-    }
-    await releaseVisitorMessageClaims(options.db, instanceId).catch(onError);
-  })();
+  const posting = startOutboxWorker({
+    runPass: ({ signal, abandon }) =>
+      postDueVisitorMessages({
+        db: options.db,
+        dialect: options.dialect,
+        bot: options.bot,
+        workerId: instanceId,
+        now,
+        blocker,
+        signal,
+        abandon,
+        backoffBaseMs: options.postBackoffBaseMs,
+        onAttempt: options.onPostAttempt,
+      }),
+    releaseAll: () => releaseClaims(options.db, VISITOR_MESSAGE_ROWS, instanceId),
+    now,
+    pollMs: options.postPollMs ?? 1_000,
+    stopGraceMs: STOP_GRACE_MS,
+    onError,
+  });
 
-  const readLoop = (async () => {
-    let held = false;
-    let lastRefresh = 0;
-    while (!stopping.signal.aborted) {
-      try {
-        held = await holdLease(options.db, REPLY_READER_LEASE, instanceId, leaseMs, now());
-        if (held) {
-          // The lease is renewed while a long pass runs; losing it (a pause longer than the lease) stops the pass.
-          const lost = new AbortController();
-          const renewal = setInterval(() => {
-            holdLease(options.db, REPLY_READER_LEASE, instanceId, leaseMs, now()).then(
-              (still) => still || lost.abort(),
-              () => {},
-            );
-          }, leaseMs / 3);
-          try {
-            const pass = await readDueThreads({
-              ...options,
-              blocker,
-              signal: AbortSignal.any([stopping.signal, lost.signal]),
-            });
-            options.onPass?.({ ...pass, leaseHeld: true });
-          } finally {
-            clearInterval(renewal);
-          }
-        } else {
-          options.onPass?.({ read: 0, relayed: 0, resolved: 0, errors: 0, leaseHeld: false });
-          if (Date.now() - lastRefresh >= (options.statusRefreshMs ?? 5_000)) {
-            lastRefresh = Date.now();
-            await blocker.refresh();
-          }
-        }
-      } catch (error) {
-        if (!stopping.signal.aborted) onError(error);
+  let lastRefresh = 0;
+  const reading = startLeasedJob({
+    db: options.db,
+    lease: REPLY_READER_LEASE,
+    holder: instanceId,
+    leaseMs: options.leaseMs ?? REPLY_READER_LEASE_MS,
+    everyMs: options.tickMs ?? 250,
+    now,
+    // Losing the lease (a pause longer than it) stops the pass.
+    async work(signal) {
+      const pass = await readDueThreads({ ...options, blocker, signal });
+      options.onPass?.({ ...pass, leaseHeld: true });
+    },
+    async otherwise() {
+      options.onPass?.({ read: 0, relayed: 0, resolved: 0, errors: 0, leaseHeld: false });
+      if (Date.now() - lastRefresh >= (options.statusRefreshMs ?? 5_000)) {
+        lastRefresh = Date.now();
+        await blocker.refresh();
       }
-      if (stopping.signal.aborted) break;
-      await reading.sleep(tickMs);
-    }
-    if (held) await releaseLease(options.db, REPLY_READER_LEASE, instanceId).catch(onError);
-  })();
+    },
+    onError,
+  });
 
   return {
-    kick() {
-      kicked = true;
-      posting.wake();
-    },
-    async stop() {
-      stopping.abort();
-      posting.wake();
-      reading.wake();
-      await Promise.all([postLoop, readLoop]);
+    kick: () => posting.kick(),
+    stop: async () => {
+      await Promise.all([posting.stop(), reading.stop()]);
     },
   };
 }
