@@ -1,16 +1,13 @@
 // The sign-in's codes and sessions in the database: random, stored only as hashes, single use (issue 29).
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import { hashSecret as hashStoredSecret, newSecretToken, sameHash } from "~/platform/hashed-secrets.server";
 import type { Database } from "../../../db/schema";
 import { CODE_TRIES, CODE_TTL_MS, CODES_PER_ADDRESS, CODES_PER_ADDRESS_WINDOW_MS, SESSION_TTL_MS } from "./sign-in";
 
 /** SHA-256 of a code, link or session id; a code's hash is bound to its row, so equal codes hash apart. */
 export function hashSecret(purpose: "code" | "link" | "session", secret: string, salt = ""): string {
-  return crypto.createHash("sha256").update(`kestrel-orders-${purpose}:${salt}:${secret}`).digest("hex");
-}
-
-function sameHash(a: string, b: string): boolean {
-  return a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  return hashStoredSecret(`kestrel-orders-${purpose}`, secret, salt);
 }
 
 /** Six digits, uniformly drawn. */
@@ -18,10 +15,8 @@ export function newCode(): string {
   return String(crypto.randomInt(0, 1_000_000)).padStart(6, "0");
 }
 
-/** 32 random bytes, URL-safe: session ids and sign-in links. */
-export function newToken(): string {
-  return crypto.randomBytes(32).toString("base64url");
-}
+/** 256 random bits, URL-safe: session ids and sign-in links. */
+export const newToken = newSecretToken;
 
 export type NewSignInCode = { id: string; code: string; link: string; expiresAt: Date } | { limited: true };
 

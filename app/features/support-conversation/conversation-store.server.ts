@@ -1,6 +1,7 @@
 // Conversations in the database: opened with their request, found by a key's hash, messages numbered per conversation.
 import crypto from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
+import { hashSecret, isSecretToken, newSecretToken } from "~/platform/hashed-secrets.server";
 import type { Database, SupportConversationMessagesTable, SupportConversationsTable } from "../../../db/schema";
 import type { ConversationMessage } from "./support-conversation";
 
@@ -8,20 +9,16 @@ export type ConversationRow = Selectable<SupportConversationsTable>;
 export type ConversationMessageRow = Selectable<SupportConversationMessagesTable>;
 type Db = Kysely<Database>;
 
-/** 32 random bytes, URL-safe: a browser key (the cookie's value) or a private link's key. */
-export function newConversationToken(): string {
-  return crypto.randomBytes(32).toString("base64url");
-}
+/** 256 random bits, URL-safe: a browser key (the cookie's value) or a private link's key. */
+export const newConversationToken = newSecretToken;
 
 /** SHA-256 of a token: what the database keeps and looks up. */
 export function hashConversationToken(token: string): string {
-  return crypto.createHash("sha256").update(`kestrel-support-conversation:${token}`).digest("hex");
+  return hashSecret("kestrel-support-conversation", token);
 }
 
 /** A token as a browser may send it: the shape newConversationToken makes, nothing else is looked up. */
-export function isPlausibleToken(value: unknown): value is string {
-  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value);
-}
+export const isPlausibleToken = isSecretToken;
 
 export function toConversationMessage(row: ConversationMessageRow): ConversationMessage {
   return {
