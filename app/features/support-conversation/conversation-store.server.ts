@@ -1,7 +1,8 @@
 // Conversations in the database: opened with their request, found by a key's hash, messages numbered per conversation.
 import crypto from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { hashSecret, isSecretToken, newSecretToken } from "~/platform/hashed-secrets.server";
+// Relative, not `~/`: the streams bench imports this module under plain Node.
+import { hashSecret, isSecretToken, newSecretToken } from "../../platform/hashed-secrets.server.ts";
 import type { Database, SupportConversationMessagesTable, SupportConversationsTable } from "../../../db/schema";
 import type { ConversationMessage } from "./support-conversation";
 
