@@ -88,6 +88,8 @@ async function visitorMessages(dialect: Dialect, workers: number) {
     const { db } = database.handle;
     const channelId = emulator.addChannel({ kind: "text" });
     const conversations = 30;
+    // Whole messages per conversation, so exactly COUNT are written when COUNT is a multiple of 30.
+    const perConversation = Math.ceil(COUNT / conversations);
     for (let c = 0; c < conversations; c++) {
       const { conversation } = await openConversation(db, {
         requestId: crypto.randomUUID(),
@@ -98,7 +100,7 @@ async function visitorMessages(dialect: Dialect, workers: number) {
       });
       const threadId = emulator.addThread(channelId, `bench ${c}`);
       await recordConversationThread(db, conversation.id, { channelId, threadId }, new Date());
-      for (let m = 0; m < COUNT / conversations; m++)
+      for (let m = 0; m < perConversation; m++)
         await appendConversationMessage(db, conversation.id, {
           author: "visitor",
           body: `message ${m}`,
@@ -117,7 +119,8 @@ async function visitorMessages(dialect: Dialect, workers: number) {
     }
     const posted = emulator.requests.filter((r) => r.method === "POST" && r.status < 300).length - before;
     const stored = emulator.threadsOf(channelId).reduce((n, t) => n + emulator.messagesOf(t.id).length, 0);
-    line("visitor messages", dialect, workers, COUNT, performance.now() - started, Math.min(posted, stored));
+    const written = perConversation * conversations;
+    line("visitor messages", dialect, workers, written, performance.now() - started, Math.min(posted, stored));
   } finally {
     await emulator.close();
     await database.drop();
