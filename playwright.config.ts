@@ -17,6 +17,8 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  // Traces of failed tests go in a folder of their own: Playwright empties it at start, and vitest.json stays beside.
+  outputDir: "test-results/e2e",
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
