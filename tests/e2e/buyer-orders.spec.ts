@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { runCli } from "../support/cli";
 import { test } from "../support/own-client-address";
@@ -88,9 +88,7 @@ async function mailTo(browser: Browser, email: string): Promise<{ code: string; 
 
 async function expectNoAxeViolations(page: Page) {
   await page.waitForFunction(() => "__reactRouterRouteModules" in window);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 

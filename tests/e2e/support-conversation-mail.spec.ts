@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page } from "@playwright/test";
+import { axeBuilder } from "../support/axe";
 import { CLOSING_MESSAGES } from "~/features/support-chat/support-chat";
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -181,7 +181,7 @@ test("a signed-in buyer finds their conversations at /orders and opens one on th
   await expect(list.getByRole("listitem")).toContainText("Key Reset");
   await expect(list.getByRole("listitem")).toContainText("Open");
   await expect(list.getByRole("listitem").locator("time")).toHaveCount(2);
-  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const axe = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
 
   await list.getByRole("button", { name: "Open conversation: Key Reset" }).click();

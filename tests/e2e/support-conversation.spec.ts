@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { CLOSING_MESSAGES, SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import { resolveConversation } from "~/features/support-conversation/conversation-store.server";
 import { CONVERSATION_COOKIE } from "~/features/support-conversation/support-conversation";
@@ -17,7 +17,6 @@ import { secretsInLog } from "../support/server-log";
 // and reads the team's replies from the threads, as it would from Discord.
 
 const KEY_RESET_ANSWERS = ["Kestrel Vault", "Moved to a new laptop", "visitor@example.com"];
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 function newVisitorIp() {
   const octet = () => Math.floor(Math.random() * 254) + 1;
@@ -25,7 +24,7 @@ function newVisitorIp() {
 }
 
 async function axeViolations(page: Page, include: string) {
-  const results = await new AxeBuilder({ page }).include(include).withTags(AXE_TAGS).analyze();
+  const results = await axeBuilder(page).include(include).withTags(WCAG_TAGS).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
