@@ -143,14 +143,17 @@ if (built) {
     await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
   else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
 }
-for (const extra of fs.existsSync("scripts/sweeps")
+const sweeps = fs.existsSync("scripts/sweeps")
   ? fs
       .readdirSync("scripts/sweeps")
       .filter((f) => f.endsWith(".mjs"))
       .sort()
-  : []) {
-  await step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`]);
-}
+  : [];
+const sweep = (extra) => step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`], { buffered: built });
+// With the build there, the sweeps are independent (each starts its own server): side by side, each printed whole when
+// it ends. Without it, one after another, so only the first builds (scripts/lib/sweep-support.mjs).
+if (built) await Promise.all(sweeps.map(sweep));
+else for (const extra of sweeps) await sweep(extra);
 
 if (noticed.length > 0) {
   console.log("\n=== noticed (did not fail the run)");
