@@ -135,25 +135,30 @@ async function unitAndIntegration() {
   countVitest("test-results/vitest.json");
 }
 
-const [built] = await Promise.all([checksAndBuild(), unitAndIntegration()]);
-if (built) {
-  await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
-  countPlaywright("test-results/e2e.json");
-  if ((await reachable(5432)) && (await reachable(6379)))
-    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
-  else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
-}
 const sweeps = fs.existsSync("scripts/sweeps")
   ? fs
       .readdirSync("scripts/sweeps")
       .filter((f) => f.endsWith(".mjs"))
       .sort()
   : [];
-const sweep = (extra) => step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`], { buffered: built });
-// With the build there, the sweeps are independent (each starts its own server): side by side, each printed whole when
-// it ends. Without it, one after another, so only the first builds (scripts/lib/sweep-support.mjs).
-if (built) await Promise.all(sweeps.map(sweep));
-else for (const extra of sweeps) await sweep(extra);
+const sweep = (extra) => step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`], { buffered: true });
+
+async function cluster() {
+  if ((await reachable(5432)) && (await reachable(6379)))
+    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
+  else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
+}
+
+const [built] = await Promise.all([checksAndBuild(), unitAndIntegration()]);
+if (built) {
+  await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
+  countPlaywright("test-results/e2e.json");
+  // The sweeps need only the build and a server of their own each: they run beside the cluster and each other.
+  await Promise.all([cluster(), ...sweeps.map(sweep)]);
+} else {
+  // Without the build, one after another, so only the first sweep builds (scripts/lib/sweep-support.mjs).
+  for (const extra of sweeps) await sweep(extra);
+}
 
 if (noticed.length > 0) {
   console.log("\n=== noticed (did not fail the run)");
