@@ -21,7 +21,10 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: "retain-on-failure",
+    // Recording a trace for every test cost a quarter of the suite's CPU (46 s against 35 s over 54 tests) to keep the
+    // few that fail: a failure keeps its screenshot and error context; `--trace retain-on-failure` brings traces back.
+    trace: "off",
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
