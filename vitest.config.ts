@@ -17,6 +17,9 @@ export default defineConfig({
       "tests/architecture/**/*.test.ts",
     ],
     environment: "node",
+    // Vitest's default on 2 cores is one file at a time; these files mostly wait on databases, timers and child
+    // processes, so two run side by side (each in its own process, each with its own databases).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

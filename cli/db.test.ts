@@ -398,7 +398,10 @@ describe("db export / import", () => {
     expect(await readAllRows(target.handle.db)).toEqual(before);
   });
 
-  it("reads a file made through `npm run cli -- db export > shop.jsonl` (npm's banner lines included)", async () => {
+  // Two CLI processes through npm and tsx: more than the default 30 s on a loaded 2-core machine.
+  it("reads a file made through `npm run cli -- db export > shop.jsonl` (npm's banner lines included)", {
+    timeout: 120_000,
+  }, async () => {
     const source = await freshDatabase("sqlite");
     const target = await freshDatabase("sqlite");
     await fillShopData(source.handle.db);

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import { markBuiltWithSentinels, SECRET_SENTINELS, SENTINEL_COMPANIONS } from "../tests/support/secret-sentinels.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { failureLines } from "./lib/failure-lines.mjs";
 
@@ -16,13 +17,20 @@ const noticed = [];
 // CI shows only the end of the log, so each step's output is kept to repeat a failing step's errors there.
 const OUTPUT_KEPT = 400_000;
 
-async function step(name, command, args, { env } = {}) {
+/**
+ * Runs one step; its line in the summary keeps the order the steps started in. `buffered`: its output is printed in
+ * one block when it ends, for a step that runs beside another whose output streams.
+ */
+async function step(name, command, args, { env, buffered = false } = {}) {
   const started = Date.now();
-  console.log(`\n=== ${name}: ${[command, ...args].join(" ")}`);
+  const header = `\n=== ${name}: ${[command, ...args].join(" ")}`;
+  const result = { name, ok: false, seconds: "0", errors: [] };
+  results.push(result);
+  if (!buffered) console.log(header);
   let output = "";
   const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"], env: { ...process.env, ...env } });
   const keep = (stream) => (chunk) => {
-    stream.write(chunk);
+    if (!buffered) stream.write(chunk);
     output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
   };
   child.stdout.on("data", keep(process.stdout));
@@ -34,14 +42,11 @@ async function step(name, command, args, { env } = {}) {
     });
     child.on("close", (code) => resolve(code));
   });
-  const ok = status === 0;
-  results.push({
-    name,
-    ok,
-    seconds: ((Date.now() - started) / 1000).toFixed(1),
-    errors: ok ? [] : failureLines(output),
-  });
-  return ok;
+  if (buffered) console.log(`${header}\n${output}`);
+  result.ok = status === 0;
+  result.seconds = ((Date.now() - started) / 1000).toFixed(1);
+  result.errors = result.ok ? [] : failureLines(output);
+  return result.ok;
 }
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
@@ -97,37 +102,62 @@ try {
   results.push({ name: "chromium", ok: false, seconds: "0" });
 }
 
-await step("lint", bin("biome"), ["check", "."]);
-(await step("typecheck", bin("react-router"), ["typegen"])) && (await step("typecheck", bin("tsc"), ["-p", "."]));
-const vitestArgs = ["run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"];
-if (
-  !(await step("unit + integration", bin("vitest"), vitestArgs)) &&
-  everyVitestTestPassed("test-results/vitest.json")
-) {
-  // Every test passed yet Vitest failed the run: an error outside any test (a pool worker that died, a stray rejection).
-  // Its lines stay in the log's last section; one rerun tells a runner glitch from a fault that comes back.
-  const first = results.pop();
-  noticed.push(...first.errors.map((line) => `unit + integration, first run: ${line}`));
-  await step("unit + integration (rerun after an error outside any test)", bin("vitest"), vitestArgs);
+// The unit and integration tests mostly wait (databases, timers, child processes): lint, the build and types use the
+// CPU meanwhile, their output printed whole as each ends. End-to-end starts once both are done.
+async function checksAndBuild() {
+  await step("lint", bin("biome"), ["check", "."]);
+  const built =
+    (await step("content validation", bin("tsx"), ["scripts/validate-content.ts"], { buffered: true })) &&
+    (await step("build", bin("react-router"), ["build"], {
+      buffered: true,
+      env: { ...SECRET_SENTINELS, ...SENTINEL_COMPANIONS },
+    }));
+  // The one build, made with recognisable secrets in its environment: the secrets spec checks it instead of its own.
+  if (built) markBuiltWithSentinels(process.env.BUILD_DIR ?? "build");
+  (await step("typecheck", bin("react-router"), ["typegen"], { buffered: true })) &&
+    (await step("typecheck", bin("tsc"), ["-p", "."], { buffered: true }));
+  return built;
 }
-countVitest("test-results/vitest.json");
-if (
-  (await step("content validation", bin("tsx"), ["scripts/validate-content.ts"])) &&
-  (await step("build", bin("react-router"), ["build"]))
-) {
-  await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
-  countPlaywright("test-results/e2e.json");
-  if ((await reachable(5432)) && (await reachable(6379)))
-    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
-  else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
+
+async function unitAndIntegration() {
+  const vitestArgs = ["run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"];
+  if (
+    !(await step("unit + integration", bin("vitest"), vitestArgs)) &&
+    everyVitestTestPassed("test-results/vitest.json")
+  ) {
+    // Every test passed yet Vitest failed the run: an error outside any test (a pool worker that died, a stray rejection).
+    // Its lines stay in the log's last section; one rerun tells a runner glitch from a fault that comes back.
+    const first = results.find((r) => r.name === "unit + integration");
+    results.splice(results.indexOf(first), 1);
+    noticed.push(...first.errors.map((line) => `unit + integration, first run: ${line}`));
+    await step("unit + integration (rerun after an error outside any test)", bin("vitest"), vitestArgs);
+  }
+  countVitest("test-results/vitest.json");
 }
-for (const extra of fs.existsSync("scripts/sweeps")
+
+const sweeps = fs.existsSync("scripts/sweeps")
   ? fs
       .readdirSync("scripts/sweeps")
       .filter((f) => f.endsWith(".mjs"))
       .sort()
-  : []) {
-  await step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`]);
+  : [];
+const sweep = (extra) => step(`sweep ${extra}`, process.execPath, [`scripts/sweeps/${extra}`], { buffered: true });
+
+async function cluster() {
+  if ((await reachable(5432)) && (await reachable(6379)))
+    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
+  else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
+}
+
+const [built] = await Promise.all([checksAndBuild(), unitAndIntegration()]);
+if (built) {
+  await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
+  countPlaywright("test-results/e2e.json");
+  // The sweeps need only the build and a server of their own each: they run beside the cluster and each other.
+  await Promise.all([cluster(), ...sweeps.map(sweep)]);
+} else {
+  // Without the build, one after another, so only the first sweep builds (scripts/lib/sweep-support.mjs).
+  for (const extra of sweeps) await sweep(extra);
 }
 
 if (noticed.length > 0) {

@@ -1,5 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
+
 import { allPagePaths, sitemapPaths } from "../support/site-routes";
 
 // One axe-core sweep over every route (feature specs check their own widgets in their open states too).
@@ -11,9 +12,7 @@ test.describe("accessibility on every route", () => {
       await page.goto(path);
       // Checked once hydrated (the DOM visitors interact with); the router's globals appear only then.
       await page.waitForFunction(() => "__reactRouterRouteModules" in window);
-      const results = await new AxeBuilder({ page })
-        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-        .analyze();
+      const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
       const summary = results.violations.map(
         (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
       );

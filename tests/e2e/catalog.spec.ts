@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { axeBuilder } from "../support/axe";
 import { gotoHydrated } from "../support/hydration";
 
 /** The product names shown in the catalogue grid, in order. */
@@ -444,7 +444,7 @@ test.describe("catalogue accessibility", () => {
       // A full axe run takes several seconds on a busy machine.
       test.setTimeout(90_000);
       await gotoHydrated(page, path);
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axeBuilder(page).analyze();
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
         [],
       );

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { axeBuilder } from "../support/axe";
 import fc from "fast-check";
 import { writeCatalogue } from "../../scripts/lib/generate-catalogue.mjs";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -187,7 +187,7 @@ test.describe("a catalogue of 1,000 products", () => {
   test("axe finds no violations on a middle page of the catalogue", async ({ page }) => {
     test.setTimeout(90_000);
     await gotoHydrated(page, at("/products?page=20"));
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 });

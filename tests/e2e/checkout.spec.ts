@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect as baseExpect, type Page } from "@playwright/test";
+import { axeBuilder } from "../support/axe";
 import type { Challenge } from "altcha-lib";
 import { SHOP_COUPON_REFUSAL, type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -115,7 +115,7 @@ test.describe("checkout with the demo shop", () => {
     await expect(coupon).toBeHidden();
     await page.getByText("Have a coupon?").click();
     await coupon.fill("WELCOME10");
-    const axe = await new AxeBuilder({ page }).analyze();
+    const axe = await axeBuilder(page).analyze();
     expect(axe.violations.map((v) => v.id)).toEqual([]);
     const started = page.waitForResponse((r) => r.url().endsWith("/api/checkout") && r.request().method() === "POST");
     await purchase.click();
@@ -262,7 +262,7 @@ test.describe("checkout with the demo shop", () => {
     });
     await (await openProduct(page)).click();
     await expect(checkoutFrame(page).getByRole("button", { name: "Pay", exact: true })).toBeVisible();
-    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    const results = await axeBuilder(page).include('[role="dialog"]').analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     expect(violations).toEqual([]);
   });
@@ -276,7 +276,7 @@ test.describe("checkout with the demo shop", () => {
     const response = await page.goto(url);
     expect(response?.headers()["x-frame-options"]).toBe("SAMEORIGIN");
     expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'self'");
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
   });
 
@@ -375,7 +375,7 @@ test.describe("purchase success page", () => {
     await expect(page.getByRole("button", { name: "Contact Support" })).toBeVisible();
     await expect(page.getByText("Failed to verify your order. Please contact support.")).toHaveCount(0);
     await expect(page.getByText("Error", { exact: true })).toHaveCount(0);
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
   });
 
@@ -399,7 +399,7 @@ test.describe("purchase success page", () => {
     await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
     await expect(page.getByText("What happens next")).toBeVisible();
     await expect(page.getByText(orderId)).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
     await page.clock.fastForward(61_000);
     // Past the first minute the page checks every 10 s: 30 s bring at most 3 more checks (plus one in flight).
@@ -661,7 +661,7 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     await expect(page.getByRole("heading", { name: "Thank you for your purchase!" })).toBeVisible();
     await expect(page.getByText("Completed", { exact: true })).toBeVisible();
     await expect(page.getByText(orderId)).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
   });
 
@@ -699,7 +699,7 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     await page.getByRole("link", { name: "View your order" }).click();
     await expect(page).toHaveURL(`${app.url}/purchase/success?order_id=${orderId}`);
     await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
 
     // A crypto payment: the shop first reports it as confirming, then as completed.
@@ -727,7 +727,7 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
       "href",
       `/product/${STUDIO.id}`,
     );
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
 
     const second = await startPurchase(page);
@@ -736,7 +736,7 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     expect((await shop.settleInvoice(second.invoiceId, "refunded"))?.status).toBe(200);
     await page.goto(`${app.url}/purchase/success?order_id=${second.orderId}`);
     await expect(page.getByRole("heading", { name: "Refunded" })).toBeVisible();
-    const refunded = await new AxeBuilder({ page }).analyze();
+    const refunded = await axeBuilder(page).analyze();
     expect(refunded.violations.map((v) => v.id)).toEqual([]);
   });
 
@@ -760,7 +760,7 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     await expect(link).toHaveAttribute("href", `${shop.gatewayUrl}/pay/${invoiceId}`);
     await expect(link).toHaveAttribute("target", "_blank");
     await expect(link).toHaveAttribute("rel", "noopener");
-    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    const results = await axeBuilder(page).include('[role="dialog"]').analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
     const opened = page.context().waitForEvent("page");
     await link.click();

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import { type ChatWebhookReceiver, startChatWebhookReceiver } from "../fakes/chat-webhook-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -127,9 +127,7 @@ test.describe("the status page in other languages", () => {
     await expect(bars.nth(88)).toBeFocused();
     await page.keyboard.press("ArrowLeft");
     await expect(bars.last()).toBeFocused();
-    const results = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-      .analyze();
+    const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
+
 import { gotoHydrated, pauseClockSoon, waitForHydration } from "../support/hydration";
 
 const COMMUNITY_URL = "https://chat.example.com/kestrel";
@@ -168,9 +169,7 @@ test.describe("phone-sized top bar", () => {
     await gotoHydrated(page, "/faq");
     await menuButton(page).click();
     await expect(mainNav(page).getByRole("link")).toHaveCount(7);
-    const results = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-      .analyze();
+    const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
     expect(
       results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     ).toEqual([]);
@@ -211,9 +210,7 @@ test.describe("phone-sized top bar", () => {
     await banner(page).getByText("Menu", { exact: true }).click();
     await expect(mainNav(page).getByRole("link")).toHaveCount(7);
     expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
-    const results = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-      .analyze();
+    const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
     expect(
       results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     ).toEqual([]);

@@ -1,15 +1,14 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
+
 import { type AppServer, startAppServer } from "../support/app-server";
 
 const COMMUNITY_URL = "https://chat.example.com/kestrel";
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
   ).toEqual([]);

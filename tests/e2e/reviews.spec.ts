@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { axeBuilder } from "../support/axe";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated, waitForHydration } from "../support/hydration";
 import { startVouchPageFake, type VouchPageFake, vouchFixture } from "../fakes/vouch-page";
@@ -54,7 +54,7 @@ function failOnDialog(page: Page) {
 }
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 

@@ -345,9 +345,14 @@ test.describe("a connected shop's catalogue", () => {
   test("with the shop down, every page keeps serving the last catalogue", async ({ page }) => {
     shop.catalogue.down = true;
     try {
+      const asked = shop.requests.length;
       await shop.notifyCatalogue("NOTIFICATION.SHOP_SOMETHING_NEW", {});
-      // The debounced full sync runs and fails; nothing the buyer sees changes.
-      await page.waitForTimeout(3_500);
+      // The debounced full sync runs (it asks the shop for its products) and fails; nothing the buyer sees changes.
+      await expect
+        .poll(() => shop.requests.slice(asked).some((r) => r.method === "GET" && /\/products$/.test(r.path)), {
+          timeout: 15_000,
+        })
+        .toBe(true);
       for (const path of ["/", "/products", `/product/${STUDIO}`, `/product/${SHOP_ONLY_PRODUCT_ID}`, "/reviews"]) {
         const response = await page.goto(`${app.url}${path}`);
         expect(response?.status(), path).toBe(200);

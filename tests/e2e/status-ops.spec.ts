@@ -1,13 +1,12 @@
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { runCli } from "../support/cli";
 
 // Operators change /status from the command line while the server runs; one server and database for this file.
 test.describe.configure({ mode: "serial" });
 
-const root = path.resolve(import.meta.dirname, "../..");
 let server: AppServer;
 
 test.beforeAll(async () => {
@@ -17,21 +16,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
 });
-
-/** Runs `npm run cli -- ...` (the same entry, via tsx) against the running server's database. */
-function cli(...args: string[]) {
-  const run = spawnSync(
-    path.join(root, "node_modules/.bin/tsx"),
-    ["--import", "./scripts/lib/lingui-macros.register.mjs", "cli/index.ts", ...args],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
-      encoding: "utf8",
-    },
-  );
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout;
-}
 
 function serviceRow(page: Page, name: string) {
   return page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
@@ -57,7 +41,7 @@ test("a status set by the CLI appears after Refresh Status, without a restart or
   await page.getByRole("button", { name: "Refresh Status" }).click();
   await expect(page.getByText("Successfully refreshed!")).toBeVisible();
 
-  cli("status", "set", "vault", "outage");
+  await runCli(server.dataDir, "status", "set", "vault", "outage");
   await refreshUntil(page, () => expect(vault).toContainText("outage", { timeout: 500 }));
   // Today's bar turns to an outage with the change (the uptime is computed from the recorded history).
   await expect(
@@ -66,7 +50,7 @@ test("a status set by the CLI appears after Refresh Status, without a restart or
 });
 
 test("a status set by the CLI shows at the next page load", async ({ page }) => {
-  cli("status", "set", "Kestrel Sandbox", "maintenance");
+  await runCli(server.dataDir, "status", "set", "Kestrel Sandbox", "maintenance");
   // The server reuses one render of /status for at most a second; retry the load until it is past that.
   await expect(async () => {
     await page.goto(`${server.url}/status`);
@@ -82,13 +66,22 @@ test("the incidents list appears only while an incident is open; a resolved one 
   await expect(incidents).toHaveCount(0);
 
   const added = JSON.parse(
-    cli("incidents", "add", "--title", "Licence server slow", "--body", "Activations take up to a minute.", "--json"),
+    await runCli(
+      server.dataDir,
+      "incidents",
+      "add",
+      "--title",
+      "Licence server slow",
+      "--body",
+      "Activations take up to a minute.",
+      "--json",
+    ),
   ) as { id: number };
   await refreshUntil(page, () => expect(incidents).toBeVisible({ timeout: 500 }));
   await expect(page.getByText("Licence server slow")).toBeVisible();
   await expect(page.getByText("Activations take up to a minute.")).toBeVisible();
 
-  cli("incidents", "resolve", String(added.id));
+  await runCli(server.dataDir, "incidents", "resolve", String(added.id));
   await refreshUntil(page, () => expect(incidents).toHaveCount(0, { timeout: 500 }));
   await expect(
     page.getByRole("region", { name: "Past incidents (14 days)" }).getByRole("link", { name: "Licence server slow" }),

@@ -2,8 +2,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { axeBuilder, WCAG_TAGS } from "../support/axe";
+
 import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
 import { englishPagePaths } from "../support/site-routes";
@@ -30,9 +31,7 @@ function lightContentDir(): string {
 }
 
 async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const results = await axeBuilder(page).withTags(WCAG_TAGS).analyze();
   return results.violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
   );

@@ -1,6 +1,6 @@
 import type { AnyLocale } from "~/features/i18n/locales";
 import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BuyerOrderSource } from "~/features/buyer-orders/buyer-orders";
 import { buyerOrderSourceContext, loadOrdersPage, ordersPageAction } from "~/features/buyer-orders/orders-page.server";
 import { SESSION_COOKIE } from "~/features/buyer-orders/sign-in";
@@ -12,12 +12,10 @@ import {
 import { CONVERSATION_COOKIE } from "~/features/support-conversation/support-conversation";
 import { addTeamReply } from "~/features/support-conversation/support-conversation.server";
 import { acceptSupportRequest } from "~/features/support-relay/support-relay.server";
-import { closeDatabase, getDb, initDatabase } from "~/platform/db.server";
-import { parseEnv, resetEnvForTests } from "~/platform/env.server";
-import { configureLogger } from "~/platform/logger.server";
+import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
-import { makeDataDir } from "../support/app-server";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { testDialects } from "../support/databases";
+import { useAppEnvironment } from "../support/test-environment";
 
 const dialects = await testDialects();
 const ORIGIN = "http://shop.test";
@@ -36,7 +34,6 @@ interface ListedConversation {
 
 // The signed-in buyer's support conversations on /orders, as React Router calls the loader and action.
 describe.each(dialects)("the orders page's support conversations on %s", (dialect) => {
-  let database: TestDatabase;
   const context = () => {
     const provider = new RouterContextProvider();
     provider.set(buyerOrderSourceContext, source);
@@ -65,24 +62,7 @@ describe.each(dialects)("the orders page's support conversations on %s", (dialec
   const request = (contact: string, locale: AnyLocale = "en") =>
     acceptSupportRequest({ category: "Key Reset", answers: ["Kestrel Vault", "New PC", contact], locale });
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    resetEnvForTests(
-      parseEnv({
-        DATA_DIR: dialect === "sqlite" ? database.dataDir : makeDataDir("kestrel-orders-conversations-"),
-        DATABASE_URL: database.url ?? "",
-        PUBLIC_URL: ORIGIN,
-        LOG_LEVEL: "silent",
-      }),
-    );
-    configureLogger();
-    await initDatabase(async () => {});
-  });
-  afterAll(async () => {
-    await closeDatabase();
-    resetEnvForTests(undefined);
-    await database.drop();
-  });
+  useAppEnvironment(dialect, { PUBLIC_URL: ORIGIN });
 
   it("lists the signed-in address's conversations, newest first, with category, dates and status", async () => {
     const older = await request("Lister@Example.com", "de");

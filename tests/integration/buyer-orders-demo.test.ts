@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDemoBuyerOrders } from "~/features/buyer-orders/sources/demo.server";
 import { createPendingOrder, recordDemoDelivery } from "~/features/orders/orders.server";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { testDialects } from "../support/databases";
+import { useTestDatabase } from "../support/test-environment";
 
 const dialects = await testDialects();
 const names = (productId: number, variantId: number) => ({
@@ -10,8 +11,8 @@ const names = (productId: number, variantId: number) => ({
 });
 
 describe.each(dialects)("the demo checkout's orders of one address, on %s", (dialect) => {
-  let database: TestDatabase;
-  const db = () => database.handle.db;
+  const database = useTestDatabase(dialect);
+  const db = () => database().handle.db;
 
   async function order(invoiceId: string, day: number, status: "pending" | "completed" | "failed" | "refunded") {
     const id = await createPendingOrder(db(), {
@@ -23,13 +24,6 @@ describe.each(dialects)("the demo checkout's orders of one address, on %s", (dia
     if (status !== "pending") await db().updateTable("orders").set({ status }).where("id", "=", id).execute();
     return id;
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
 
   it("lists every order recorded for the address, newest first, with the key only once paid", async () => {
     const older = await order("demo-a-1", 1, "completed");

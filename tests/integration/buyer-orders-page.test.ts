@@ -1,15 +1,13 @@
 import { BuyerOrdersUnavailableError } from "~/features/buyer-orders/buyer-orders.server";
 import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { BuyerOrder, BuyerOrderSource } from "~/features/buyer-orders/buyer-orders";
 import { buyerOrderSourceContext, loadOrdersPage, ordersPageAction } from "~/features/buyer-orders/orders-page.server";
 import { listKeptMail } from "~/features/mail/mail-outbox.server";
-import { closeDatabase, getDb, initDatabase } from "~/platform/db.server";
-import { parseEnv, resetEnvForTests } from "~/platform/env.server";
-import { configureLogger } from "~/platform/logger.server";
+import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
-import { makeDataDir } from "../support/app-server";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { testDialects } from "../support/databases";
+import { useAppEnvironment } from "../support/test-environment";
 
 const dialects = await testDialects();
 const ORIGIN = "http://shop.test";
@@ -35,7 +33,6 @@ const source: BuyerOrderSource = {
 
 // The /orders page's loader and action as React Router calls them, against a test double source, on both databases.
 describe.each(dialects)("the orders page on %s", (dialect) => {
-  let database: TestDatabase;
   const context = (client = "10.0.0.1") => {
     const provider = new RouterContextProvider();
     provider.set(buyerOrderSourceContext, source);
@@ -56,24 +53,7 @@ describe.each(dialects)("the orders page on %s", (dialect) => {
       .filter((c) => !c?.endsWith("="))
       .join("; ");
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    resetEnvForTests(
-      parseEnv({
-        DATA_DIR: dialect === "sqlite" ? database.dataDir : makeDataDir("kestrel-orders-"),
-        DATABASE_URL: database.url ?? "",
-        PUBLIC_URL: ORIGIN,
-        LOG_LEVEL: "silent",
-      }),
-    );
-    configureLogger();
-    await initDatabase(async () => {});
-  });
-  afterAll(async () => {
-    await closeDatabase();
-    resetEnvForTests(undefined);
-    await database.drop();
-  });
+  useAppEnvironment(dialect, { PUBLIC_URL: ORIGIN });
 
   async function askForCode(email: string, client?: string) {
     const answer = (await ordersPageAction(post({ intent: "send-code", email }), context(client))) as {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   buyerSessionEmail,
   checkSignInCode,
@@ -10,32 +10,21 @@ import {
   revokeBuyerSessions,
   spendSignInLink,
 } from "../../app/features/buyer-orders/sign-in-store.server";
-import { createTestDatabase, isPostgresReachable, type TestDatabase } from "../support/databases";
+import { testDialects } from "../support/databases";
+import { useTestDatabase } from "../support/test-environment";
 
-const dialects = ["sqlite", "postgres"] as const;
+const dialects = await testDialects();
 
 describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect) => {
-  let database: TestDatabase | undefined;
-  const db = () => {
-    if (!database) throw new Error("no database");
-    return database.handle.db;
-  };
+  const database = useTestDatabase(dialect);
+  const db = () => database().handle.db;
   const newCode = async (email: string, now = new Date()) => {
     const created = await createSignInCode(db(), { email, locale: "en", now });
     if ("limited" in created) throw new Error("limited");
     return created;
   };
 
-  beforeAll(async () => {
-    if (dialect === "postgres" && !(await isPostgresReachable())) return;
-    database = await createTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
-
-  it("stores only hashes of the code, its link and its id", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("stores only hashes of the code, its link and its id", async () => {
     const created = await newCode("hashes@example.com");
     const rows = await db()
       .selectFrom("buyer_sign_in_codes")
@@ -50,8 +39,7 @@ describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect
     expect(rows[0]?.id).toBe(hashSecret("code", created.id));
   });
 
-  it("signs in with the right code once; the code and its link are dead after", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("signs in with the right code once; the code and its link are dead after", async () => {
     const created = await newCode("once@example.com");
     expect(await checkSignInCode(db(), { id: created.id, code: created.code })).toEqual({
       ok: true,
@@ -62,16 +50,14 @@ describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect
     expect(await liveSignInCode(db(), created.id)).toBeUndefined();
   });
 
-  it("lets the link sign in once, and then the code is dead too", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("lets the link sign in once, and then the code is dead too", async () => {
     const created = await newCode("link@example.com");
     expect(await spendSignInLink(db(), { link: created.link })).toBe("link@example.com");
     expect(await spendSignInLink(db(), { link: created.link })).toBeUndefined();
     expect((await checkSignInCode(db(), { id: created.id, code: created.code })).ok).toBe(false);
   });
 
-  it("allows 5 wrong tries (4, 3, 2, 1, then dead) and the right code after them fails", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("allows 5 wrong tries (4, 3, 2, 1, then dead) and the right code after them fails", async () => {
     const created = await newCode("guess@example.com");
     const wrong = created.code === "000000" ? "111111" : "000000";
     const left = [];
@@ -80,8 +66,7 @@ describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect
     expect(await checkSignInCode(db(), { id: created.id, code: created.code })).toEqual({ ok: false, triesLeft: 0 });
   });
 
-  it("never lets parallel guesses past 5 tries", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("never lets parallel guesses past 5 tries", async () => {
     const created = await newCode("parallel@example.com");
     const guesses = Array.from({ length: 20 }, (_, i) => String(i).padStart(6, "9")).filter((c) => c !== created.code);
     const results = await Promise.all(guesses.map((code) => checkSignInCode(db(), { id: created.id, code })));
@@ -94,8 +79,7 @@ describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect
     expect(Number(row.tries_left)).toBe(0);
   });
 
-  it("expires a code and its link after 10 minutes", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("expires a code and its link after 10 minutes", async () => {
     const made = new Date(Date.now() - 10 * 60_000 - 1000);
     const created = await newCode("late@example.com", made);
     expect(await checkSignInCode(db(), { id: created.id, code: created.code })).toEqual({ ok: false, triesLeft: 0 });
@@ -104,8 +88,7 @@ describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect
     expect(await liveSignInCode(db(), fresh.id)).toBeDefined();
   });
 
-  it("makes at most 3 codes per address per 15 minutes", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("makes at most 3 codes per address per 15 minutes", async () => {
     const old = new Date(Date.now() - 16 * 60_000);
     await newCode("limit@example.com", old);
     for (let i = 0; i < 3; i++) await newCode("limit@example.com");
@@ -113,8 +96,7 @@ describe.each(dialects)("the buyer's sign-in codes and sessions on %s", (dialect
     expect("limited" in (await createSignInCode(db(), { email: "other@example.com", locale: "en" }))).toBe(false);
   });
 
-  it("keeps sessions hashed for 24 hours, replaces the browser's earlier one, and revokes an address's sessions", async (ctx) => {
-    if (!database) return ctx.skip("PostgreSQL is not reachable");
+  it("keeps sessions hashed for 24 hours, replaces the browser's earlier one, and revokes an address's sessions", async () => {
     const first = await createBuyerSession(db(), { email: "s@example.com" });
     expect(await buyerSessionEmail(db(), first)).toBe("s@example.com");
     const stored = JSON.stringify(await db().selectFrom("buyer_sessions").selectAll().execute());

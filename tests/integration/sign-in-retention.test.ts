@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { forgetOldSignIns, RETENTION } from "~/features/buyer-orders/retention.server";
 import { createBuyerSession, createSignInCode } from "~/features/buyer-orders/sign-in-store.server";
 import { insertMail } from "~/features/mail/mail-outbox.server";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { testDialects } from "../support/databases";
+import { useTestDatabase } from "../support/test-environment";
 
 const dialects = await testDialects();
 const DAY = 24 * 60 * 60 * 1000;
 
 // What the sign-in leaves behind (mail with codes and links, codes, sessions) goes once it is of no use.
 describe.each(dialects)("sign-in retention on %s", (dialect) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(dialect);
 
   it("deletes finished mail after a week, dead codes after a day and ended sessions, and keeps the rest", async () => {
-    const { db } = database.handle;
+    const { db } = database().handle;
     const now = new Date("2026-11-27T12:00:00Z");
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const mail = (when: Date, deliver: boolean) =>
