@@ -4,8 +4,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import {
-  maxQuantityOf,
   onlySelectionChanged,
+  quantityBoundsOf,
   parseProductId,
   productPath,
   productTiles,
@@ -18,7 +18,8 @@ import { FeatureCheckIcon } from "~/features/catalog/product-card";
 import { ProductBadges } from "~/features/catalog/product-badges";
 import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
-import { computeTotal, formatPrice } from "~/features/catalog/pricing";
+import { formatPrice, priceLine } from "~/features/catalog/pricing";
+import { NextTierHint, VolumeDiscountTiers } from "~/features/catalog/volume-discounts";
 import { PurchaseArea } from "~/features/catalog/purchase-area";
 import { CurrencySwitch } from "~/features/currency/currency-switch";
 import { DisplayCurrencyContext } from "~/features/currency/display-currency";
@@ -114,9 +115,13 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
   // English writes a category in lower case mid-sentence ("More utilities"); other languages keep its own spelling.
   const category = locale === DEFAULT_LOCALE ? categoryLabel.toLowerCase() : categoryLabel;
   const [selected, select] = useSelectedDuration(product);
-  const limit = { maxQuantity: maxQuantityOf(product, selected) };
+  const limit = quantityBoundsOf(product, selected);
   const quantity = useSelectedQuantity(limit);
   const coupon = useCouponCode();
+  const priceOptions = { coupon: coupon.code.trim() };
+  // What the checkout charges: the same rule /api/checkout prices with (volume discount included).
+  const line = priceLine(product, selected, quantity.quantity, priceOptions);
+  const total = formatPrice(line.totalCents, product.currency);
   const publicUrl = matches[0].loaderData.layout.publicUrl;
   return (
     <DisplayCurrencyContext value={loaderData.displayCurrency}>
@@ -192,10 +197,29 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               <p className="text-lg text-soft">{product.description}</p>
             )}
             <DurationPicker product={product} selected={selected} onSelect={select}>
-              <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change} />
+              <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change}>
+                <NextTierHint
+                  product={product}
+                  quantity={quantity.quantity}
+                  maxQuantity={limit.maxQuantity}
+                  options={priceOptions}
+                />
+              </QuantityField>
+              <VolumeDiscountTiers
+                product={product}
+                maxQuantity={limit.maxQuantity}
+                couponEntered={priceOptions.coupon !== ""}
+              />
             </DurationPicker>
             <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
             <div className="space-y-4 rounded-2xl border border-foreground/10 bg-surface/60 p-5">
+              {line.discount ? (
+                <VolumeDiscountLine
+                  percent={line.discount.tier.percent}
+                  amount={formatPrice(line.discount.cents, product.currency)}
+                  list={formatPrice(line.listCents, product.currency)}
+                />
+              ) : null}
               <p className="flex items-baseline justify-between gap-4">
                 <span id="total-label" className="text-soft">
                   <Trans comment="The price of the chosen licence and quantity">Total</Trans>
@@ -205,10 +229,26 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
                   aria-live="polite"
                   className="text-3xl font-bold text-foreground tabular-nums"
                 >
-                  {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
+                  {total}
                 </output>
               </p>
-              <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />
+              <PurchaseArea
+                product={product}
+                duration={selected}
+                quantity={quantity.quantity}
+                coupon={coupon.code}
+                summary={
+                  line.discount
+                    ? {
+                        discount: {
+                          percent: line.discount.tier.percent,
+                          amount: formatPrice(line.discount.cents, product.currency),
+                        },
+                        total,
+                      }
+                    : undefined
+                }
+              />
               {loaderData.displayCurrency ? <CurrencySwitch display={loaderData.displayCurrency} /> : null}
             </div>
             {product.features.length > 0 ? (
@@ -241,6 +281,30 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
         />
       </div>
     </DisplayCurrencyContext>
+  );
+}
+
+/** The order summary's discount line above the total: `Volume discount (10% off)  −$22.50`, the list price struck. */
+function VolumeDiscountLine({ percent, amount, list }: { percent: number; amount: string; list: string }) {
+  const { i18n } = useLingui();
+  const off = i18n.number(percent / 100, { style: "percent", maximumFractionDigits: 2 });
+  return (
+    <div className="space-y-1 text-sm" data-testid="volume-discount-line">
+      <p className="flex items-baseline justify-between gap-4 text-soft">
+        <span>
+          <Trans comment="The list price of the chosen licence and quantity, before the volume discount">Price</Trans>
+        </span>
+        <span className="tabular-nums">{list}</span>
+      </p>
+      <p className="flex items-baseline justify-between gap-4 font-medium text-success-soft">
+        <span>
+          <Trans comment="The line of the volume discount taken off the total; {off} is a percentage">
+            Volume discount ({off} off)
+          </Trans>
+        </span>
+        <span className="tabular-nums">−{amount}</span>
+      </p>
+    </div>
   );
 }
 

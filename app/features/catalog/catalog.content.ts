@@ -14,6 +14,39 @@ export const durationSchema = z.object({
 });
 export type Duration = z.infer<typeof durationSchema>;
 
+/** One volume-discount tier: from `quantity` keys in one checkout, `percent` off the line (docs/shop.md). */
+export const volumeTierSchema = z.object({
+  quantity: z
+    .number({ message: "expected a whole number of keys" })
+    .int({ message: "expected a whole number of keys" })
+    .min(2, { message: "expected at least 2 (a tier at 1 is a lower price, not a volume discount)" })
+    .max(QUANTITY_CEILING, { message: `expected at most ${QUANTITY_CEILING}` }),
+  percent: z
+    .number({ message: "expected a percentage" })
+    .gt(0, { message: "expected more than 0" })
+    .lt(100, { message: "expected less than 100" }),
+});
+export type VolumeTier = z.infer<typeof volumeTierSchema>;
+
+/** A tab under the description: a title and its text (Markdown-free plain paragraphs, or the shop's sanitised HTML). */
+export const productTabSchema = z.object({
+  title: nonEmpty,
+  /** Sanitised HTML (the shop's), or plain text from the content (each blank-line-separated block a paragraph). */
+  html: z.string().optional(),
+  text: z.string().optional(),
+});
+export type ProductTab = z.infer<typeof productTabSchema>;
+
+/** A badge with the owner's colour; the page checks its contrast and falls back to the theme's role colour. */
+export const colouredBadgeSchema = z.object({
+  label: nonEmpty,
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, { message: "expected a colour like #16a34a" })
+    .optional(),
+});
+export type ColouredBadge = z.infer<typeof colouredBadgeSchema>;
+
 export const productSchema = z.object({
   id: z.number({ message: "expected a product id (integer)" }).int().positive(),
   slug: z.string().regex(/^[a-z0-9-]+$/, { message: "expected a lowercase slug" }),
@@ -35,6 +68,27 @@ export const productSchema = z.object({
     .min(1, { message: "expected at least 1" })
     .max(QUANTITY_CEILING, { message: `expected at most ${QUANTITY_CEILING}` })
     .default(1),
+  /** Keys one checkout must buy at least (the shop's `quantity_min`); absent means 1. */
+  minQuantity: z
+    .number({ message: "expected a whole number of keys" })
+    .int({ message: "expected a whole number of keys" })
+    .min(1, { message: "expected at least 1" })
+    .max(QUANTITY_CEILING, { message: `expected at most ${QUANTITY_CEILING}` })
+    .optional(),
+  /** Tiers of quantity and percentage off; the highest tier reached applies (pricing.ts `priceLine`). */
+  volumeDiscounts: z
+    .array(volumeTierSchema)
+    .superRefine((tiers, ctx) => {
+      const seen = new Set<number>();
+      tiers.forEach((tier, i) => {
+        if (seen.has(tier.quantity))
+          ctx.addIssue({ code: "custom", path: [i, "quantity"], message: `duplicate tier at ${tier.quantity}` });
+        seen.add(tier.quantity);
+      });
+    })
+    .optional(),
+  /** A coupon code in the checkout turns the volume discounts off (the shop's `disable_volume_discounts_if_coupon`). */
+  disableVolumeDiscountsWithCoupon: z.boolean().optional(),
   isFeatured: z.boolean().default(false),
   shopUrl: z.url({ message: "expected an absolute URL" }).nullable().default(null),
   /** ISO 4217 code of the prices (the shop's currency). */
@@ -76,6 +130,12 @@ export const productsFileSchema = z.array(productSchema).superRefine((products, 
       });
     }
     seenIds.set(p.id, i);
+    if (p.minQuantity !== undefined && p.minQuantity > p.maxQuantity)
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "minQuantity"],
+        message: `minQuantity ${p.minQuantity} is above maxQuantity ${p.maxQuantity}`,
+      });
     p.durations.forEach((d, j) => {
       if (d.variantId === null) return;
       const where = `[${i}].durations[${j}]`;

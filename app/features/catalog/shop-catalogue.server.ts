@@ -1,6 +1,7 @@
 import * as cheerio from "cheerio";
 import sanitizeHtml from "sanitize-html";
 import type { Site } from "~/features/layout/site.content";
+import { QUANTITY_CEILING } from "./catalog";
 import type { Duration, Product, ProductOverlay } from "./catalog.content";
 import type { ShopFeedback, ShopGroup, ShopProduct, ShopSettings, SkippedProduct } from "./sources/sellauth.server";
 
@@ -160,7 +161,7 @@ export function productsFromShop(
       compatibility: extra?.compatibility ?? [],
       ...imagesFor(shop, extra, name),
       durations,
-      maxQuantity: extra?.maxQuantity ?? 1,
+      ...quantityRulesOf(shop, extra),
       isFeatured: extra?.isFeatured ?? false,
       shopUrl: extra?.shopUrl ?? `${shopUrl.replace(/\/$/, "")}/product/${shop.path ?? shop.id}`,
       currency: shop.currency,
@@ -169,6 +170,24 @@ export function productsFromShop(
     });
   }
   return products;
+}
+
+/**
+ * The shop's own rules for how many keys one checkout buys and what volume discounts it gives: what the shop charges,
+ * so never the overlay's (whose `maxQuantity` only applies when the shop sets no `quantity_max`).
+ */
+function quantityRulesOf(
+  shop: ShopProduct,
+  extra: ProductOverlay | undefined,
+): Pick<Product, "maxQuantity" | "minQuantity" | "volumeDiscounts" | "disableVolumeDiscountsWithCoupon"> {
+  const x = shop.extras ?? {};
+  const maxQuantity = Math.max(1, Math.min(QUANTITY_CEILING, x.quantityMax ?? extra?.maxQuantity ?? 1));
+  return {
+    maxQuantity,
+    ...(x.quantityMin !== undefined && x.quantityMin > 1 ? { minQuantity: Math.min(x.quantityMin, maxQuantity) } : {}),
+    ...(x.volumeDiscounts?.length ? { volumeDiscounts: x.volumeDiscounts } : {}),
+    ...(x.disableVolumeDiscountsWithCoupon ? { disableVolumeDiscountsWithCoupon: true } : {}),
+  };
 }
 
 /** Overlay entries (and their durations' variant ids) the shop no longer has: `catalog diff`. */

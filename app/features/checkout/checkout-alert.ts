@@ -60,7 +60,7 @@ const translations = new Map<string, MessageDescriptor>([
 ]);
 
 /** Our texts that carry a number, read back (the number as the API wrote it) into the message that says them. */
-const TEXTS_WITH_A_NUMBER: ReadonlyArray<readonly [RegExp, (number: string) => MessageDescriptor]> = [
+const TEXTS_WITH_A_NUMBER: ReadonlyArray<readonly [RegExp, (number: string, ...more: string[]) => MessageDescriptor]> = [
   [
     /^Only (\d+) of this licence (?:is|are) left\.$/,
     (left) => {
@@ -68,6 +68,17 @@ const TEXTS_WITH_A_NUMBER: ReadonlyArray<readonly [RegExp, (number: string) => M
       return msg({
         message: plural(count, { one: "Only # of this licence is left.", other: "Only # of this licence are left." }),
         comment: "Checkout refused: fewer keys of the chosen licence are left than the buyer asked for",
+      });
+    },
+  ],
+  [
+    /^quantity must be between ([2-9]|\d{2,}) and (\d+) for this product$/,
+    (least, most) => {
+      const minQuantity = Number(least);
+      const maxQuantity = Number(most);
+      return msg({
+        message: `quantity must be between ${minQuantity} and ${maxQuantity} for this product`,
+        comment: "Checkout refused: fewer or more keys asked for than the product allows at once",
       });
     },
   ],
@@ -108,8 +119,8 @@ export function checkoutAlert(message: string, i18n: I18n): string {
   const known = translations.get(message);
   if (known) return i18n._(known);
   for (const [pattern, describe] of TEXTS_WITH_A_NUMBER) {
-    const number = pattern.exec(message)?.[1];
-    if (number !== undefined) return i18n._(describe(number));
+    const [, number, ...more] = pattern.exec(message) ?? [];
+    if (number !== undefined) return i18n._(describe(number, ...more.filter((m) => m !== undefined)));
   }
   if (i18n.locale === DEFAULT_LOCALE) return message;
   const reason = message;

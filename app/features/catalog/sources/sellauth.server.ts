@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { retryAfterHeaderMs } from "~/platform/retry-after";
 import { parsePriceCents } from "../pricing";
+import { readShopExtras, type ShopProductExtras } from "./sellauth-extras.server";
 
 export interface ShopVariant {
   id: number;
@@ -28,6 +29,8 @@ export interface ShopProduct {
   variants: ShopVariant[];
   /** The shop's own product images, in its order; empty when it has none (or none could be read). */
   images: ShopImage[];
+  /** What the owner set up in the dashboard (volume discounts, tabs, badges…): absent when nothing could be read. */
+  extras?: ShopProductExtras;
 }
 
 export interface ShopImage {
@@ -208,8 +211,15 @@ export function readShopProduct(
       sold: Math.max(0, p.products_sold ?? 0),
       variants,
       images: readShopImages(raw, delivery),
+      ...extrasOf(raw, p.id),
     },
   };
+}
+
+/** The dashboard's fields, each read alone (sellauth-extras.server.ts): a malformed one never costs the product. */
+function extrasOf(raw: unknown, id: number): { extras?: ShopProductExtras } {
+  const { extras } = readShopExtras(raw, id);
+  return Object.keys(extras).length > 0 ? { extras } : {};
 }
 
 /** An absolute http(s) URL without credentials; anything else (javascript:, data:, relative, junk) is not an image. */
