@@ -125,6 +125,7 @@ interface ContentProduct {
  * - Kestrel Studio: the content's tiers as `{quantity, percentage}` (percentages as decimal strings), a tier whose
  *   quantity is not a number, `disable_volume_discounts_if_coupon: 1`, and its quantity bounds.
  * - Kestrel Vault: `{qty, percent}` tiers, JSON text, a `null` entry; `quantity_max` as a string.
+ * - Kestrel Capture Ultimate: `quantity_min: 2` (the shop sells it in twos at least).
  */
 export function emulatedExtras(p: ContentProduct): Record<string, unknown> {
   const bounds = {
@@ -147,6 +148,7 @@ export function emulatedExtras(p: ContentProduct): Record<string, unknown> {
       volume_discounts: JSON.stringify([{ qty: 3, percent: 5 }, null]),
       disable_volume_discounts_if_coupon: false,
     };
+  if (p.id === 447089) return { ...bounds, quantity_min: 2 };
   return bounds;
 }
 

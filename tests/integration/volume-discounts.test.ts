@@ -91,7 +91,13 @@ describe.each(dialects)("volume discounts and quantity bounds on %s", (dialect) 
     });
 
     it("refuses a quantity below the product's minimum or above its maximum, writing nothing", async () => {
-      expect(await checkout({ productId: 447089, variantId: 653294, quantity: 1 })).toEqual({
+      // A catalogue whose Capture Ultimate sells two keys at least (the content's `minQuantity`).
+      const bounded = products.map((p) => (p.id === 447089 ? { ...p, minQuantity: 2 } : p));
+      const result = await startCheckout(
+        { db: database.handle.db, products: bounded, provider: demo() },
+        checkoutRequestSchema.parse({ productId: 447089, variantId: 653294, quantity: 1, altcha: await freshPayload() }),
+      );
+      expect(result).toEqual({
         status: 400,
         body: { error: "quantity must be between 2 and 5 for this product" },
       });
