@@ -15,7 +15,9 @@ import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
 import { FeatureCheckIcon } from "~/features/catalog/product-card";
-import { ProductBadges } from "~/features/catalog/product-badges";
+import { coloursOf, ProductBadges, ProductStatus } from "~/features/catalog/product-badges";
+import { ProductTabs } from "~/features/catalog/product-tabs";
+import { ShopColourRules } from "~/features/catalog/shop-colours";
 import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
 import { formatPrice, priceLine } from "~/features/catalog/pricing";
@@ -56,13 +58,22 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const categoryLabel = site.categories.find((c) => c.value === product.category)?.label ?? product.category;
   // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
   const reviews = await cachedReviewsForPage("product", product.id);
-  const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
+  // The owner's "bought together" products first (those the catalogue still lists), then others of the category.
+  const together = (product.boughtTogether ?? []).flatMap((other) => catalogue.product(other) ?? []);
+  const boughtTogether = productTiles(together.filter((p) => p.id !== product.id));
+  const related = productTiles(
+    catalogue
+      .related(product, RELATED_PRODUCTS + boughtTogether.length)
+      .filter((p) => !together.some((t) => t.id === p.id))
+      .slice(0, RELATED_PRODUCTS),
+  );
   // Only the shop's verified feedback rates the product for search engines; vouches and curated quotes do not.
   return {
     displayCurrency: displayCurrencyOf(request, locale, getContent(locale)),
     product,
     categoryLabel,
     related,
+    boughtTogether,
     reviews,
     ratedByBuyers: reviewsAreVerified(),
     brand: site.brand,
@@ -182,8 +193,10 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             </div>
           </div>
           <div className="space-y-6">
+            <ShopColourRules colours={coloursOf([product])} />
             <ProductBadges badges={product.badges} />
             <h1 className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{product.name}</h1>
+            <ProductStatus status={product.status} />
             <ProductPrice product={product} size="lg" />
             {product.descriptionHtml ? (
               <div
@@ -268,6 +281,20 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             ) : null}
           </div>
         </div>
+        {product.tabs?.length ? (
+          <ProductTabs
+            tabs={product.tabs}
+            shopLang={locale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag}
+          />
+        ) : null}
+        <RelatedProducts
+          id="bought-together-heading"
+          heading={t({
+            message: "Often bought together",
+            comment: "Heading of the products the shop offers with this one",
+          })}
+          products={loaderData.boughtTogether}
+        />
         <div className="mt-16">
           <ProductReviews productId={product.id} initial={loaderData.reviews} />
         </div>

@@ -152,6 +152,34 @@ export function emulatedExtras(p: ContentProduct): Record<string, unknown> {
   return bounds;
 }
 
+/**
+ * Kestrel Relay's dashboard copy (the content has no entry for it, so its page shows these as they are): tabs, one
+ * with a script and an unsafe link, one malformed; badges as objects and a bare string, one colour that fails WCAG AA
+ * on the dark theme, one malformed; a status line; upsells in three shapes and a malformed one; the sales count.
+ */
+export const EMULATED_DASHBOARD = {
+  product_tabs: [
+    { title: "Requirements", content: "<p>Windows 10 or 11, <strong>8 GB</strong> of memory.</p>" },
+    {
+      title: "Changelog",
+      content:
+        '<ul><li>4.2: faster exports</li></ul><script>alert("tab")</script><a href="javascript:alert(1)">x</a>',
+    },
+    { title: 42, content: null },
+  ],
+  product_badges: [
+    { label: "Staff pick", color: "#22C55E" },
+    { label: "Low contrast", color: "#1e293b" },
+    "Creator favourite",
+    { label: "", color: "red" },
+  ],
+  status_text: "Undetected",
+  status_color: "#16a34a",
+  product_upsells: [{ upsell_product_id: 447097 }, "446893", { id: 447201 }, { upsell: "junk" }],
+  show_sales_count: 1,
+  sales_count_hours: "24",
+} as const;
+
 /** The tiers of a product as the emulated shop applies them: the highest quantity reached, percent off the line. */
 export function emulatedTiers(product: unknown): Array<{ quantity: number; percent: number }> {
   const raw = (product as { volume_discounts?: unknown })?.volume_discounts;
@@ -237,6 +265,7 @@ export function seedShopProducts({
       visibility: "public",
       products_sold: 5,
       stock_count: 10,
+      ...EMULATED_DASHBOARD,
       variants: [
         { id: 699000, product_id: SHOP_ONLY_PRODUCT_ID, name: "1 Month", description: null, price: "9.50", stock: 10 },
         { id: 699001, product_id: SHOP_ONLY_PRODUCT_ID, name: "Lifetime", description: null, price: 49, stock: 3 },

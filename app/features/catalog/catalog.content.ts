@@ -28,12 +28,13 @@ export const volumeTierSchema = z.object({
 });
 export type VolumeTier = z.infer<typeof volumeTierSchema>;
 
-/** A tab under the description: a title and its text (Markdown-free plain paragraphs, or the shop's sanitised HTML). */
+/** A tab under the description: a title and its text (plain paragraphs from the content, or the shop's sanitised HTML). */
 export const productTabSchema = z.object({
   title: nonEmpty,
-  /** Sanitised HTML (the shop's), or plain text from the content (each blank-line-separated block a paragraph). */
-  html: z.string().optional(),
+  /** Plain text from the content: each block between blank lines a paragraph. */
   text: z.string().optional(),
+  /** The shop's tab content, sanitised on the server like its description (shop-catalogue.server.ts). */
+  html: z.string().optional(),
 });
 export type ProductTab = z.infer<typeof productTabSchema>;
 
@@ -54,7 +55,19 @@ export const productSchema = z.object({
   price: positiveNumber,
   originalPrice: positiveNumber.optional(),
   category: nonEmpty,
-  badges: z.array(nonEmpty).default([]),
+  /** Labels such as "New"; one may carry the owner's colour (`{"label": "Sale", "color": "#16a34a"}`). */
+  badges: z.array(z.union([nonEmpty, colouredBadgeSchema])).default([]),
+  /** A short status line on cards and the page ("Undetected", "Updating"), in the owner's colour when it reads well. */
+  status: z
+    .object({
+      text: nonEmpty,
+      color: colouredBadgeSchema.shape.color,
+    })
+    .optional(),
+  /** Tabs under the description (accessible tabs; every panel under its heading without JavaScript). */
+  tabs: z.array(productTabSchema).max(10, { message: "expected at most 10 tabs" }).optional(),
+  /** Ids of products offered with this one: "Often bought together" on the product page. */
+  boughtTogether: z.array(z.number().int().positive()).max(8, { message: "expected at most 8 products" }).optional(),
   features: z.array(nonEmpty).default([]),
   description: nonEmpty,
   compatibility: z.array(nonEmpty).default([]),

@@ -128,10 +128,10 @@ export type ProductCardData = Pick<
   Product,
   "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"
 > &
-  Partial<Pick<Product, "currency">>;
+  Partial<Pick<Product, "currency" | "status">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
-  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency }) => ({
+  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency, status }) => ({
     id,
     name,
     price,
@@ -140,6 +140,7 @@ export function productCards(products: readonly Product[]): ProductCardData[] {
     features: features.slice(0, CARD_FEATURES),
     cardImage,
     ...currencyUnlessUsd(currency),
+    ...(status ? { status } : {}),
   }));
 }
 

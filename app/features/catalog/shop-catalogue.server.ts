@@ -154,7 +154,7 @@ export function productsFromShop(
         ? { originalPrice: extra.originalPrice }
         : {}),
       category: categories.has(category) ? category : site.categories[0]!.value,
-      badges: extra?.badges ?? [],
+      ...dashboardCopyOf(shop, extra),
       features: extra?.features ?? [],
       description: extra?.description ?? (text || name),
       ...(html ? { descriptionHtml: html } : {}),
@@ -170,6 +170,33 @@ export function productsFromShop(
     });
   }
   return products;
+}
+
+/**
+ * What the owner set up in the dashboard for the page (badges, status line, tabs, bought together), each replaced by
+ * the overlay's own when it gives one. Tabs are sanitised like the description; an empty one is left out.
+ */
+function dashboardCopyOf(
+  shop: ShopProduct,
+  extra: ProductOverlay | undefined,
+): Pick<Product, "badges" | "status" | "tabs" | "boughtTogether"> {
+  const x = shop.extras ?? {};
+  const badges = extra?.badges ?? x.badges?.map((b) => (b.color ? { label: b.label, color: b.color } : b.label)) ?? [];
+  const status =
+    extra?.status ??
+    (x.statusText ? { text: x.statusText, ...(x.statusColor ? { color: x.statusColor } : {}) } : undefined);
+  const tabs =
+    extra?.tabs ??
+    x.tabs
+      ?.map((tab) => ({ title: tab.title, html: sanitiseShopDescription(tab.content) }))
+      .filter((tab) => tab.html !== "");
+  const boughtTogether = extra?.boughtTogether ?? x.upsells;
+  return {
+    badges,
+    ...(status ? { status } : {}),
+    ...(tabs?.length ? { tabs } : {}),
+    ...(boughtTogether?.length ? { boughtTogether } : {}),
+  };
 }
 
 /**

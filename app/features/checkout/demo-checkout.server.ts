@@ -44,7 +44,9 @@ export async function loadDemoCheckout(invoiceId: string, locale: AnyLocale): Pr
   const duration = product?.durations.find((d) => d.variantId === order.variant_id);
   // Priced again by the one rule the page and the checkout used: the list price, and the tier it reached.
   const line =
-    product && duration ? priceLine(product, duration, order.quantity, { coupon: order.coupon ?? undefined }) : undefined;
+    product && duration
+      ? priceLine(product, duration, order.quantity, { coupon: order.coupon ?? undefined })
+      : undefined;
   const listCents = line?.listCents;
   return {
     invoiceId,

@@ -78,7 +78,9 @@ export const shopColour = z
 
 /** One tier, seen as `{quantity, percentage}` and as `{qty, percent}` (numbers or decimal strings). */
 const tier = z.union([
-  z.object({ quantity: wholeNumber, percentage: decimal }).transform((t) => ({ quantity: t.quantity, percent: t.percentage })),
+  z
+    .object({ quantity: wholeNumber, percentage: decimal })
+    .transform((t) => ({ quantity: t.quantity, percent: t.percentage })),
   z.object({ qty: wholeNumber, percent: decimal }).transform((t) => ({ quantity: t.qty, percent: t.percent })),
 ]);
 const validTier = tier.refine((t) => t.quantity >= 2 && t.quantity <= 100 && t.percent > 0 && t.percent < 100, {
@@ -109,9 +111,18 @@ const badge = z.union([
 /** An upsell as a product id, or an object naming one (`{id}`, `{product_id}`, `{upsell_product_id}`). */
 const upsell = z.union([
   productId,
-  z.object({ upsell_product_id: productId }).loose().transform((u) => u.upsell_product_id),
-  z.object({ product_id: productId }).loose().transform((u) => u.product_id),
-  z.object({ id: productId }).loose().transform((u) => u.id),
+  z
+    .object({ upsell_product_id: productId })
+    .loose()
+    .transform((u) => u.upsell_product_id),
+  z
+    .object({ product_id: productId })
+    .loose()
+    .transform((u) => u.product_id),
+  z
+    .object({ id: productId })
+    .loose()
+    .transform((u) => u.id),
 ]);
 
 /** Lists may come as JSON text (a Laravel column cast to string), as an object keyed 0, 1, … or as a list. */
@@ -232,7 +243,13 @@ export function readShopExtras(raw: unknown, id: number): { extras: ShopProductE
   const showSales = readOne(r, "show_sales_count", flag, id, skipped);
   if (showSales) {
     extras.showSalesCount = true;
-    const hours = readOne(r, "sales_count_hours", wholeNumber.pipe(z.number().int().min(1).max(MAX_SALES_HOURS)), id, skipped);
+    const hours = readOne(
+      r,
+      "sales_count_hours",
+      wholeNumber.pipe(z.number().int().min(1).max(MAX_SALES_HOURS)),
+      id,
+      skipped,
+    );
     extras.salesCountHours = hours ?? 24;
   }
   return { extras, skipped };
