@@ -58,14 +58,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const categoryLabel = site.categories.find((c) => c.value === product.category)?.label ?? product.category;
   // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
   const reviews = await cachedReviewsForPage("product", product.id);
-  // The owner's "bought together" products first (those the catalogue still lists), then others of the category.
-  const together = (product.boughtTogether ?? []).flatMap((other) => catalogue.product(other) ?? []);
-  const boughtTogether = productTiles(together.filter((p) => p.id !== product.id));
-  const related = productTiles(
-    catalogue
-      .related(product, RELATED_PRODUCTS + boughtTogether.length)
-      .filter((p) => !together.some((t) => t.id === p.id))
-      .slice(0, RELATED_PRODUCTS),
+  const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
+  // The owner's "bought together" products that the catalogue still lists (a hidden one is not offered).
+  const boughtTogether = productTiles(
+    (product.boughtTogether ?? []).flatMap((other) => (other === product.id ? [] : (catalogue.product(other) ?? []))),
   );
   // Only the shop's verified feedback rates the product for search engines; vouches and curated quotes do not.
   return {
