@@ -266,8 +266,18 @@ export function seedShopProducts({
       products_sold: 5,
       stock_count: 10,
       ...EMULATED_DASHBOARD,
+      // Struck-through prices: shown only once the sync has recorded 30 days of prices (price-history.server.ts).
+      min_price_slash: "12.00",
       variants: [
-        { id: 699000, product_id: SHOP_ONLY_PRODUCT_ID, name: "1 Month", description: null, price: "9.50", stock: 10 },
+        {
+          id: 699000,
+          product_id: SHOP_ONLY_PRODUCT_ID,
+          name: "1 Month",
+          description: null,
+          price: "9.50",
+          price_slash: "12.50",
+          stock: 10,
+        },
         { id: 699001, product_id: SHOP_ONLY_PRODUCT_ID, name: "Lifetime", description: null, price: 49, stock: 3 },
       ],
     },
@@ -374,6 +384,8 @@ export interface ShopCatalogueState {
     total_feedbacks: number;
     hide_automatic_feedbacks_on_home: boolean;
     hide_stock_count?: boolean;
+    products_sold_offset?: number;
+    total_customers_offset?: number;
   };
   /** Every catalogue API answer waits this long (a slow shop). */
   delayMs: number;
@@ -391,7 +403,14 @@ export function createShopCatalogueState(
       { id: 2, name: "Creator Tools" },
     ],
     feedbacks: seedFeedbacks(),
-    settings: { average_rating: "4.75", total_feedbacks: 4, hide_automatic_feedbacks_on_home: true },
+    settings: {
+      average_rating: "4.75",
+      total_feedbacks: 4,
+      hide_automatic_feedbacks_on_home: true,
+      // What some hosted themes add to the real counts: never read (docs/shop.md).
+      products_sold_offset: 5000,
+      total_customers_offset: 1200,
+    },
     delayMs: 0,
     down: false,
   };

@@ -54,6 +54,8 @@ export const productSchema = z.object({
   name: nonEmpty,
   price: positiveNumber,
   originalPrice: positiveNumber.optional(),
+  /** With a shop's struck-through price: the lowest price of the 30 days before the current one (EU rules). */
+  lowestPrice30: positiveNumber.optional(),
   category: nonEmpty,
   /** Labels such as "New"; one may carry the owner's colour (`{"label": "Sale", "color": "#16a34a"}`). */
   badges: z.array(z.union([nonEmpty, colouredBadgeSchema])).default([]),

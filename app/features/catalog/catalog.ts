@@ -128,10 +128,10 @@ export type ProductCardData = Pick<
   Product,
   "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"
 > &
-  Partial<Pick<Product, "currency" | "status">>;
+  Partial<Pick<Product, "currency" | "status" | "lowestPrice30">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
-  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency, status }) => ({
+  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency, status, lowestPrice30 }) => ({
     id,
     name,
     price,
@@ -141,6 +141,7 @@ export function productCards(products: readonly Product[]): ProductCardData[] {
     cardImage,
     ...currencyUnlessUsd(currency),
     ...(status ? { status } : {}),
+    ...(lowestPrice30 !== undefined && originalPrice !== undefined ? { lowestPrice30 } : {}),
   }));
 }
 

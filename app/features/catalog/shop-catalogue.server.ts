@@ -3,6 +3,7 @@ import sanitizeHtml from "sanitize-html";
 import type { Site } from "~/features/layout/site.content";
 import { QUANTITY_CEILING } from "./catalog";
 import type { Duration, Product, ProductOverlay } from "./catalog.content";
+import { hasFullHistory, type PriceReferences } from "./price-history.server";
 import type { ShopFeedback, ShopGroup, ShopProduct, ShopSettings, SkippedProduct } from "./sources/sellauth.server";
 
 /** What one sync read from the shop, kept whole in the database so every instance serves the same catalogue. */
@@ -13,6 +14,8 @@ export interface ShopSnapshot {
   products: ShopProduct[];
   feedbacks: ShopFeedback[];
   skipped: SkippedProduct[];
+  /** Per variant id: the lowest price of the 30 days before the current one, and since when prices are recorded. */
+  prices?: PriceReferences;
 }
 
 /** Shown for a shop product when neither the overlay nor the shop gives images. */
@@ -152,7 +155,7 @@ export function productsFromShop(
       price: lowest / 100,
       ...(extra?.originalPrice !== undefined && extra.originalPrice * 100 > lowest
         ? { originalPrice: extra.originalPrice }
-        : {}),
+        : slashedPriceOf(shop, snapshot, lowest)),
       category: categories.has(category) ? category : site.categories[0]!.value,
       ...dashboardCopyOf(shop, extra),
       features: extra?.features ?? [],
@@ -170,6 +173,26 @@ export function productsFromShop(
     });
   }
   return products;
+}
+
+/**
+ * The shop's struck-through price (a variant's `price_slash`, else the product's `min_price_slash`) and the lowest
+ * price of the 30 days before the current one, shown together and only when every variant's prices have been
+ * recorded for those 30 days (price-history.server.ts): otherwise nothing is struck through.
+ */
+function slashedPriceOf(
+  shop: ShopProduct,
+  snapshot: ShopSnapshot,
+  lowest: number,
+): Pick<Product, "originalPrice" | "lowestPrice30"> {
+  const x = shop.extras ?? {};
+  const cheapest = shop.variants.find((v) => v.priceCents === lowest);
+  const slash = (cheapest && x.variantSlashCents?.[String(cheapest.id)]) ?? x.minPriceSlashCents;
+  if (slash === undefined || slash <= lowest || !snapshot.prices) return {};
+  const references = shop.variants.map((v) => snapshot.prices?.[String(v.id)]);
+  if (!references.every((r) => hasFullHistory(r, snapshot.syncedAt))) return {};
+  const lowest30 = Math.min(...references.map((r) => r?.lowestCents ?? lowest));
+  return { originalPrice: slash / 100, lowestPrice30: lowest30 / 100 };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import { logger } from "~/platform/logger.server";
 import { catalogueProductsSkipped, catalogueSyncs, catalogueSyncSeconds } from "~/platform/metrics.server";
 import type { Database } from "../../../db/schema";
+import { withPriceHistory } from "./price-history.server";
 import type { ShopSnapshot } from "./shop-catalogue.server";
 import { type SellAuthCatalogue, ShopApiError } from "./sources/sellauth.server";
 
@@ -222,7 +223,8 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
   async function sync(kind: "full" | "partial", work: () => Promise<ShopSnapshot>) {
     const started = performance.now();
     try {
-      const snapshot = await work();
+      // Every price seen is recorded; the snapshot carries the 30-day references to every instance.
+      const snapshot = await withPriceHistory(db, await work(), now());
       const version = await writeSnapshot(db, snapshot);
       catalogueSyncs.inc({ kind, outcome: "ok" });
       catalogueProductsSkipped.set(snapshot.skipped.length);

@@ -4,6 +4,7 @@
 // entry of a list, is read on its own: a malformed one is skipped with a logged reason, never the product.
 import { z } from "zod";
 import { logger } from "~/platform/logger.server";
+import { parsePriceCents } from "../pricing";
 
 export interface ShopVolumeTier {
   quantity: number;
@@ -37,6 +38,10 @@ export interface ShopProductExtras {
   /** The owner shows "N sold in the last H hours" on this product. */
   showSalesCount?: boolean;
   salesCountHours?: number;
+  /** The product's struck-through "from" price (`min_price_slash`), in cents. */
+  minPriceSlashCents?: number;
+  /** Each variant's struck-through price (`price_slash`), in cents, by variant id. */
+  variantSlashCents?: Record<string, number>;
 }
 
 const MAX_TIERS = 20;
@@ -251,6 +256,25 @@ export function readShopExtras(raw: unknown, id: number): { extras: ShopProductE
       skipped,
     );
     extras.salesCountHours = hours ?? 24;
+  }
+  const slashPrice = z.unknown().transform((value, ctx) => {
+    const cents = parsePriceCents(value);
+    if (cents === null || cents === 0) ctx.addIssue({ code: "custom", message: "expected a price above 0" });
+    return cents ?? 0;
+  });
+  const minSlash = readOne(r, "min_price_slash", slashPrice, id, skipped);
+  if (minSlash) extras.minPriceSlashCents = minSlash;
+  if (Array.isArray(r.variants)) {
+    const slashes: Record<string, number> = {};
+    r.variants.forEach((variant, index) => {
+      if (!variant || typeof variant !== "object") return;
+      const v = variant as Record<string, unknown>;
+      const variantId = productId.safeParse(v.id);
+      const cents = readOne(v, "price_slash", slashPrice, id, skipped);
+      if (cents && variantId.success) slashes[String(variantId.data)] = cents;
+      else if (cents) skip(id, `variants[${index}].price_slash`, "the variant has no id", skipped);
+    });
+    if (Object.keys(slashes).length > 0) extras.variantSlashCents = slashes;
   }
   return { extras, skipped };
 }
