@@ -1,6 +1,6 @@
 import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import {
@@ -194,6 +194,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             <h1 className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{product.name}</h1>
             <ProductStatus status={product.status} />
             <ProductPrice product={product} size="lg" />
+            {product.recentSales ? <RecentSalesLine {...product.recentSales} /> : null}
             {product.descriptionHtml ? (
               <div
                 // The shop's own description, as its operator wrote it (in English), when the content adds none.
@@ -304,6 +305,20 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
         />
       </div>
     </DisplayCurrencyContext>
+  );
+}
+
+/** "3 sold in the last 24 hours": the shop's completed invoices, as the owner chose to show them (never an offset). */
+function RecentSalesLine({ count, hours }: { count: number; hours: number }) {
+  return (
+    <p className="-mt-4 text-sm text-soft" data-testid="recent-sales-count">
+      <Plural
+        value={count}
+        comment="How many keys the shop's completed orders sold recently; {hours} is a number of hours"
+        one={`# sold in the last ${hours} hours`}
+        other={`# sold in the last ${hours} hours`}
+      />
+    </p>
   );
 }
 

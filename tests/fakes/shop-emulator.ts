@@ -19,7 +19,7 @@ import {
   type ShopCatalogueState,
   takeStock,
 } from "./shop-catalogue.ts";
-import { buyerInvoices, type WireInvoice } from "./shop-invoices.ts";
+import { buyerInvoices, recentRelaySales, type WireInvoice } from "./shop-invoices.ts";
 
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
@@ -462,7 +462,7 @@ export async function startShopEmulator(
   });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
   gatewayBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-  listedInvoices.push(...buyerInvoices());
+  listedInvoices.push(...buyerInvoices(), ...recentRelaySales());
 
   return {
     url: base,

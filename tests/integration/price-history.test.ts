@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overlayFileSchema } from "~/features/catalog/catalog.content";
 import { lowestBefore, recordPrices, withPriceHistory } from "~/features/catalog/price-history.server";
 import { productsFromShop, type ShopSnapshot } from "~/features/catalog/shop-catalogue.server";
+import { withSalesCounts } from "~/features/catalog/sales-counts.server";
 import { fetchShopSnapshot } from "~/features/catalog/shop-sync.server";
 import { createSellAuthCatalogue } from "~/features/catalog/sources/sellauth.server";
 import { siteSchema } from "~/features/layout/site.content";
@@ -98,6 +99,15 @@ describe.each(dialects)("price history on %s", (dialect) => {
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("counts Relay's sales of the last 24 hours from completed, not refunded invoices: 4 sold", async () => {
+    const api = createSellAuthCatalogue({ apiBase: shop.url, shopId: shop.shopId, apiKey: shop.apiKey });
+    const counted = await withSalesCounts(api, current, new Date());
+    expect(counted.salesCounts).toEqual({ [String(SHOP_ONLY_PRODUCT_ID)]: 4 });
+    expect(relayOf(counted)?.recentSales).toEqual({ count: 4, hours: 24 });
+    // A product that does not show its count reads no invoices and shows none.
+    expect(productsFromShop(counted, overlay, site, { shopUrl: "https://x.example" }).find((p) => p.id === 446894)?.recentSales).toBeUndefined();
   });
 
   it("never reads an *_offset field: sold counts and settings are the shop's own", () => {

@@ -113,6 +113,8 @@ export const productSchema = z.object({
     .default("USD"),
   /** Keys sold, as the connected shop counts them (the `popular` sort). */
   sold: z.number().int().nonnegative().optional(),
+  /** Keys sold in the owner's window ("3 sold in the last 24 hours"), counted from the shop's completed invoices. */
+  recentSales: z.object({ count: z.number().int().positive(), hours: z.number().int().positive() }).optional(),
   /** The shop's own description, sanitised HTML, shown when the content adds no description of its own. */
   descriptionHtml: z.string().optional(),
   /** False when the shop hides stock counts: `Only 3 left` is not shown, `Sold out` still is. */

@@ -16,6 +16,8 @@ export interface ShopSnapshot {
   skipped: SkippedProduct[];
   /** Per variant id: the lowest price of the 30 days before the current one, and since when prices are recorded. */
   prices?: PriceReferences;
+  /** Keys sold per product id in its owner's window, from completed invoices (sales-counts.server.ts). */
+  salesCounts?: Record<string, number>;
 }
 
 /** Shown for a shop product when neither the overlay nor the shop gives images. */
@@ -169,10 +171,18 @@ export function productsFromShop(
       shopUrl: extra?.shopUrl ?? `${shopUrl.replace(/\/$/, "")}/product/${shop.path ?? shop.id}`,
       currency: shop.currency,
       sold: shop.sold,
+      ...recentSalesOf(shop, snapshot),
       showStockCount: !snapshot.settings.hideStockCounts,
     });
   }
   return products;
+}
+
+/** "N sold in the last H hours" where the owner shows it and the sync could count it (never an offset added). */
+function recentSalesOf(shop: ShopProduct, snapshot: ShopSnapshot): Pick<Product, "recentSales"> {
+  const count = snapshot.salesCounts?.[String(shop.id)];
+  if (!shop.extras?.showSalesCount || count === undefined || count === 0) return {};
+  return { recentSales: { count, hours: shop.extras.salesCountHours ?? 24 } };
 }
 
 /**

@@ -465,6 +465,26 @@ export function createSellAuthCatalogue({
       });
     },
 
+    /**
+     * The shop's invoices created since `since`, newest first (`GET /v1/shops/{shopId}/invoices`, pages of 100, read
+     * until one reaches past `since`; at most `maxPages`). Raw: the caller reads only what it needs.
+     */
+    async invoicesSince(since: Date, maxPages = 20): Promise<unknown[]> {
+      const found: unknown[] = [];
+      for (let page = 1; page <= maxPages; page++) {
+        const raw = await get(`/invoices?page=${page}&perPage=${PER_PAGE}`);
+        const answer = Array.isArray(raw) ? { data: raw, last_page: page } : pageSchema.safeParse(raw).data;
+        if (!answer) throw new ShopApiError(`the shop's /invoices page ${page} is not a page of results`);
+        found.push(...answer.data);
+        const oldest = answer.data
+          .map((i) => Date.parse(String((i as { created_at?: unknown } | null)?.created_at ?? "")))
+          .filter(Number.isFinite);
+        if (page >= (answer.last_page ?? page) || answer.data.length === 0) break;
+        if (oldest.length > 0 && Math.min(...oldest) < since.getTime()) break;
+      }
+      return found;
+    },
+
     /** This shop's settings, from `GET /v1/shops` (the API lists every shop of the key's owner). */
     async settings(): Promise<ShopSettings> {
       const raw = await request(shops, "/v1/shops");
