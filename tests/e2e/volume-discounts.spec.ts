@@ -10,7 +10,9 @@ const checkoutFrame = (page: Page) => page.frameLocator('iframe[title^="Secure c
 
 test.describe.configure({ timeout: 60_000 });
 
-test("quantity 5 of Kestrel Studio shows the tier and its total, and the demo checkout charges it", async ({ page }) => {
+test("quantity 5 of Kestrel Studio shows the tier and its total, and the demo checkout charges it", async ({
+  page,
+}) => {
   await page.goto(STUDIO_LIFETIME);
   const purchase = page.getByRole("button", { name: "Purchase Now" });
   await expect(purchase).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });

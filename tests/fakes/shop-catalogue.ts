@@ -162,8 +162,7 @@ export const EMULATED_DASHBOARD = {
     { title: "Requirements", content: "<p>Windows 10 or 11, <strong>8 GB</strong> of memory.</p>" },
     {
       title: "Changelog",
-      content:
-        '<ul><li>4.2: faster exports</li></ul><script>alert("tab")</script><a href="javascript:alert(1)">x</a>',
+      content: '<ul><li>4.2: faster exports</li></ul><script>alert("tab")</script><a href="javascript:alert(1)">x</a>',
     },
     { title: 42, content: null },
   ],
@@ -522,7 +521,11 @@ export function chargeFor(
 ): number | string | undefined {
   let total = 0;
   for (const line of Array.isArray(cart) ? cart : []) {
-    const { productId, variantId, quantity = 1 } = line as { productId?: number; variantId?: number; quantity?: number };
+    const {
+      productId,
+      variantId,
+      quantity = 1,
+    } = line as { productId?: number; variantId?: number; quantity?: number };
     const product = state.products.find((p) => (p as { id: number }).id === productId) as
       | (EmulatedProduct & Record<string, unknown>)
       | undefined;

@@ -109,12 +109,12 @@ describe.each(dialects)("checkout on %s", (dialect) => {
       },
     );
     // Kestrel Studio sells up to ten keys per checkout.
-    expect(await checkout({ productId: 446894, variantId: 653023, quantity: 11, altcha: await freshPayload() })).toEqual(
-      {
-        status: 400,
-        body: { error: "quantity must be between 1 and 10 for this product" },
-      },
-    );
+    expect(
+      await checkout({ productId: 446894, variantId: 653023, quantity: 11, altcha: await freshPayload() }),
+    ).toEqual({
+      status: 400,
+      body: { error: "quantity must be between 1 and 10 for this product" },
+    });
     const after = await database.handle.db
       .selectFrom("orders")
       .select((eb) => eb.fn.countAll().as("n"))

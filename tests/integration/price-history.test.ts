@@ -107,7 +107,10 @@ describe.each(dialects)("price history on %s", (dialect) => {
     expect(counted.salesCounts).toEqual({ [String(SHOP_ONLY_PRODUCT_ID)]: 4 });
     expect(relayOf(counted)?.recentSales).toEqual({ count: 4, hours: 24 });
     // A product that does not show its count reads no invoices and shows none.
-    expect(productsFromShop(counted, overlay, site, { shopUrl: "https://x.example" }).find((p) => p.id === 446894)?.recentSales).toBeUndefined();
+    expect(
+      productsFromShop(counted, overlay, site, { shopUrl: "https://x.example" }).find((p) => p.id === 446894)
+        ?.recentSales,
+    ).toBeUndefined();
   });
 
   it("never reads an *_offset field: sold counts and settings are the shop's own", () => {

@@ -80,7 +80,12 @@ describe.each(dialects)("volume discounts and quantity bounds on %s", (dialect) 
     });
 
     it("turns the tiers off with a coupon where the product says so: WELCOME10 on five is 10% off the list price only", async () => {
-      const result = await checkout({ productId: STUDIO, variantId: STUDIO_LIFETIME, quantity: 5, coupon: "WELCOME10" });
+      const result = await checkout({
+        productId: STUDIO,
+        variantId: STUDIO_LIFETIME,
+        quantity: 5,
+        coupon: "WELCOME10",
+      });
       if (!("orderId" in result.body)) throw new Error(result.body.error);
       // 149963 list, no tier: the cart the coupon is taken from is the list price, not the tier's 134967.
       expect(result.status).toBe(200);
@@ -95,7 +100,12 @@ describe.each(dialects)("volume discounts and quantity bounds on %s", (dialect) 
       const bounded = products.map((p) => (p.id === 447089 ? { ...p, minQuantity: 2 } : p));
       const result = await startCheckout(
         { db: database.handle.db, products: bounded, provider: demo() },
-        checkoutRequestSchema.parse({ productId: 447089, variantId: 653294, quantity: 1, altcha: await freshPayload() }),
+        checkoutRequestSchema.parse({
+          productId: 447089,
+          variantId: 653294,
+          quantity: 1,
+          altcha: await freshPayload(),
+        }),
       );
       expect(result).toEqual({
         status: 400,

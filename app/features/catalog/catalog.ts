@@ -131,18 +131,20 @@ export type ProductCardData = Pick<
   Partial<Pick<Product, "currency" | "status" | "lowestPrice30">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
-  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency, status, lowestPrice30 }) => ({
-    id,
-    name,
-    price,
-    originalPrice,
-    badges,
-    features: features.slice(0, CARD_FEATURES),
-    cardImage,
-    ...currencyUnlessUsd(currency),
-    ...(status ? { status } : {}),
-    ...(lowestPrice30 !== undefined && originalPrice !== undefined ? { lowestPrice30 } : {}),
-  }));
+  return products.map(
+    ({ id, name, price, originalPrice, badges, features, cardImage, currency, status, lowestPrice30 }) => ({
+      id,
+      name,
+      price,
+      originalPrice,
+      badges,
+      features: features.slice(0, CARD_FEATURES),
+      cardImage,
+      ...currencyUnlessUsd(currency),
+      ...(status ? { status } : {}),
+      ...(lowestPrice30 !== undefined && originalPrice !== undefined ? { lowestPrice30 } : {}),
+    }),
+  );
 }
 
 /** True when two URLs of a product page differ only in `?duration=` or `?quantity=` (a selection change, nothing to reload). */

@@ -86,7 +86,9 @@ export function lowestBefore(rows: readonly Sighting[]): number {
     .filter((r) => Number(r.price_cents) === current && (lastOther === null || r.last_seen_at > lastOther))
     .reduce((min, r) => (r.first_seen_at < min ? r.first_seen_at : min), latest.first_seen_at);
   const from = new Date(Date.parse(runStart) - PRICE_REFERENCE_DAYS * DAY_MS).toISOString();
-  const before = rows.filter((r) => r.last_seen_at < runStart && r.last_seen_at >= from).map((r) => Number(r.price_cents));
+  const before = rows
+    .filter((r) => r.last_seen_at < runStart && r.last_seen_at >= from)
+    .map((r) => Number(r.price_cents));
   return before.length > 0 ? Math.min(...before) : current;
 }
 
@@ -98,7 +100,6 @@ export async function withPriceHistory(db: Kysely<Database>, snapshot: ShopSnaps
 /** Whether a variant's prices have been recorded for the whole reference period before `at`. */
 export function hasFullHistory(reference: { recordedSince: string } | undefined, at: string): boolean {
   return (
-    reference !== undefined &&
-    Date.parse(at) - Date.parse(reference.recordedSince) >= PRICE_REFERENCE_DAYS * DAY_MS
+    reference !== undefined && Date.parse(at) - Date.parse(reference.recordedSince) >= PRICE_REFERENCE_DAYS * DAY_MS
   );
 }

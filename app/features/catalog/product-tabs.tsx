@@ -53,7 +53,6 @@ export function ProductTabs({ tabs, shopLang }: { tabs: readonly ProductTab[]; s
     return (
       <section aria-label={label} className="mt-12 space-y-8 text-soft" data-testid="product-tabs">
         {tabs.map((tab, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: tabs have no id; their order is the shop's
           <section key={index} aria-labelledby={`${id}-h${index}`}>
             <h2 id={`${id}-h${index}`} className="mb-3 text-lg font-semibold text-foreground">
               {tab.title}
@@ -86,7 +85,6 @@ export function ProductTabs({ tabs, shopLang }: { tabs: readonly ProductTab[]; s
       <div role="tablist" aria-label={label} className="flex flex-wrap gap-1 border-b border-foreground/10">
         {tabs.map((tab, index) => (
           <button
-            // biome-ignore lint/suspicious/noArrayIndexKey: tabs have no id; their order is the shop's
             key={index}
             ref={(element) => {
               buttons.current[index] = element;
@@ -111,12 +109,12 @@ export function ProductTabs({ tabs, shopLang }: { tabs: readonly ProductTab[]; s
       </div>
       {tabs.map((tab, index) => (
         <div
-          // biome-ignore lint/suspicious/noArrayIndexKey: tabs have no id; their order is the shop's
           key={index}
           role="tabpanel"
           id={`${id}-p${index}`}
           aria-labelledby={`${id}-t${index}`}
           hidden={index !== selected}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: WAI-ARIA's tabs pattern: a panel of text takes focus after its tab
           tabIndex={0}
           className="pt-4 text-soft focus-visible:outline-2 focus-visible:outline-focus"
         >

@@ -61,7 +61,11 @@ export function countSales(
 }
 
 /** The snapshot with its sales counts, read only when a product shows one; a failed read leaves them out. */
-export async function withSalesCounts(api: SellAuthCatalogue, snapshot: ShopSnapshot, now: Date): Promise<ShopSnapshot> {
+export async function withSalesCounts(
+  api: SellAuthCatalogue,
+  snapshot: ShopSnapshot,
+  now: Date,
+): Promise<ShopSnapshot> {
   const windows = new Map<number, number>();
   for (const product of snapshot.products)
     if (product.visibility === "public" && product.extras?.showSalesCount)

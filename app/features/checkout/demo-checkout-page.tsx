@@ -88,14 +88,12 @@ export function DemoCheckoutPage({
         ) : null}
         {view.volumeDiscount ? <VolumeDiscountRow {...view.volumeDiscount} /> : null}
         {view.coupon ? (
-          <>
-            <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-soft">
-                <Trans comment="Demo checkout: the coupon code applied">Coupon</Trans>
-              </dt>
-              <dd className="text-end font-medium text-success-soft">{view.coupon.code}</dd>
-            </div>
-          </>
+          <div className="flex justify-between gap-4 px-4 py-3">
+            <dt className="text-soft">
+              <Trans comment="Demo checkout: the coupon code applied">Coupon</Trans>
+            </dt>
+            <dd className="text-end font-medium text-success-soft">{view.coupon.code}</dd>
+          </div>
         ) : null}
         <div className="flex justify-between gap-4 px-4 py-3">
           <dt className="text-soft">

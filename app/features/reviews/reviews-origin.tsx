@@ -12,8 +12,8 @@ export function ReviewsOrigin({ origin, className = "" }: { origin: ReviewOrigin
     <p className={`text-sm text-soft ${className}`} data-testid="reviews-origin">
       {origin === "shop" ? (
         <Trans comment="Where reviews come from: the connected shop's feedback, left after a paid order">
-          These reviews are the shop's feedback, which only the buyer of a paid order can leave. Feedback the shop
-          left automatically is not counted in the rating.
+          These reviews are the shop's feedback, which only the buyer of a paid order can leave. Feedback the shop left
+          automatically is not counted in the rating.
         </Trans>
       ) : origin === "vouch" ? (
         <Trans comment="Where reviews come from: the shop's vouch page (its community), not checked against orders">
