@@ -95,7 +95,8 @@ export function overlayTranslation(
       : typeof translated === "string" && typeof english.label === "string"
         ? { label: translated }
         : {};
-    if (translated !== undefined && !isRecord(translated)) report.ignored.push(`${at}: expected an object`);
+    if (translated !== undefined && !isRecord(translated) && other.label === undefined)
+      report.ignored.push(`${at}: expected an object`);
     for (const name of Object.keys(other))
       if (!(name in english)) report.ignored.push(`${at ? `${at}.` : ""}${name}: not in the English file`);
     return Object.fromEntries(
