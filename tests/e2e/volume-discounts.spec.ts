@@ -71,3 +71,15 @@ test("a coupon turns Kestrel Studio's tiers off, and the page says so", async ({
   await expect(page.getByTestId("volume-discount-line")).toHaveCount(0);
   await expect(page.getByRole("status", { name: "Total" })).toHaveText("$1499.63");
 });
+
+test("the Arabic page lists the tiers and the discount line in Arabic, right to left, with no axe violation", async ({
+  page,
+}) => {
+  await page.goto(`/ar${STUDIO_LIFETIME}&quantity=5`);
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(page.getByRole("heading", { name: "خصومات الكمية" })).toBeVisible();
+  await expect(page.getByTestId("volume-tiers").getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByTestId("volume-discount-line")).toContainText("خصم الكمية");
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+});
