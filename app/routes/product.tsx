@@ -192,7 +192,7 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             <ShopColourRules colours={coloursOf([product])} />
             <ProductBadges badges={product.badges} />
             <h1 className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{product.name}</h1>
-            <ProductStatus status={product.status} />
+            <ProductStatus status={product.statusLine} />
             <ProductPrice product={product} size="lg" />
             {product.recentSales ? <RecentSalesLine {...product.recentSales} /> : null}
             {product.descriptionHtml ? (

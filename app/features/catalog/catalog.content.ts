@@ -60,7 +60,7 @@ export const productSchema = z.object({
   /** Labels such as "New"; one may carry the owner's colour (`{"label": "Sale", "color": "#16a34a"}`). */
   badges: z.array(z.union([nonEmpty, colouredBadgeSchema])).default([]),
   /** A short status line on cards and the page ("Undetected", "Updating"), in the owner's colour when it reads well. */
-  status: z
+  statusLine: z
     .object({
       text: nonEmpty,
       color: colouredBadgeSchema.shape.color,

@@ -128,11 +128,11 @@ export type ProductCardData = Pick<
   Product,
   "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"
 > &
-  Partial<Pick<Product, "currency" | "status" | "lowestPrice30">>;
+  Partial<Pick<Product, "currency" | "statusLine" | "lowestPrice30">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
   return products.map(
-    ({ id, name, price, originalPrice, badges, features, cardImage, currency, status, lowestPrice30 }) => ({
+    ({ id, name, price, originalPrice, badges, features, cardImage, currency, statusLine, lowestPrice30 }) => ({
       id,
       name,
       price,
@@ -141,7 +141,7 @@ export function productCards(products: readonly Product[]): ProductCardData[] {
       features: features.slice(0, CARD_FEATURES),
       cardImage,
       ...currencyUnlessUsd(currency),
-      ...(status ? { status } : {}),
+      ...(statusLine ? { statusLine } : {}),
       ...(lowestPrice30 !== undefined && originalPrice !== undefined ? { lowestPrice30 } : {}),
     }),
   );

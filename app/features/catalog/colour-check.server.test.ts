@@ -20,10 +20,10 @@ describe("the owner's colours against the theme (WCAG AA, 4.5:1 for small text)"
   it("falls a failing badge or status colour back to the theme's role colour (the colour is dropped)", () => {
     const product = {
       badges: ["Plain", { label: "Good", color: "#22c55e" }, { label: "Bad", color: "#1e293b" }],
-      status: { text: "Undetected", color: "#0f172a" },
+      statusLine: { text: "Undetected", color: "#0f172a" },
     } as unknown as Product;
     const [checked] = withReadableColours([product], dark);
     expect(checked?.badges).toEqual(["Plain", { label: "Good", color: "#22c55e" }, { label: "Bad" }]);
-    expect(checked?.status).toEqual({ text: "Undetected" });
+    expect(checked?.statusLine).toEqual({ text: "Undetected" });
   });
 });

@@ -40,14 +40,16 @@ export function withReadableColours(products: readonly Product[], theme: Pick<Th
   };
   return products.map((product) => {
     const badgeColoured = product.badges.some((b) => typeof b !== "string" && b.color);
-    if (!badgeColoured && !product.status?.color) return product;
+    if (!badgeColoured && !product.statusLine?.color) return product;
     return {
       ...product,
       badges: product.badges.map((b) => (typeof b === "string" || !b.color || reads(b.color) ? b : { label: b.label })),
-      ...(product.status
+      ...(product.statusLine
         ? {
-            status:
-              product.status.color && !reads(product.status.color) ? { text: product.status.text } : product.status,
+            statusLine:
+              product.statusLine.color && !reads(product.statusLine.color)
+                ? { text: product.statusLine.text }
+                : product.statusLine,
           }
         : {}),
     };

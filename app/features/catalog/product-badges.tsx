@@ -40,7 +40,7 @@ export function ProductBadges({ badges, className = "" }: { badges: readonly Bad
 }
 
 /** The owner's status line ("Undetected", "Updating"): a dot and the text, in the owner's colour when it reads well. */
-export function ProductStatus({ status, className = "" }: { status: Product["status"]; className?: string }) {
+export function ProductStatus({ status, className = "" }: { status: Product["statusLine"]; className?: string }) {
   if (!status) return null;
   const colour = status.color;
   return (
@@ -56,6 +56,6 @@ export function ProductStatus({ status, className = "" }: { status: Product["sta
 }
 
 /** Every owner's colour a list of products shows (for ShopColourRules). */
-export function coloursOf(products: ReadonlyArray<Pick<Product, "badges"> & Partial<Pick<Product, "status">>>) {
-  return products.flatMap((p) => [...p.badges.map(badgeColour), p.status?.color]);
+export function coloursOf(products: ReadonlyArray<Pick<Product, "badges"> & Partial<Pick<Product, "statusLine">>>) {
+  return products.flatMap((p) => [...p.badges.map(badgeColour), p.statusLine?.color]);
 }

@@ -31,7 +31,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
             {product.name}
           </Link>
         </h2>
-        <ProductStatus status={product.status} className="-mt-1" />
+        <ProductStatus status={product.statusLine} className="-mt-1" />
         {product.features.length > 0 ? (
           <ul className="space-y-1.5 text-sm text-soft">
             {product.features.slice(0, CARD_FEATURES).map((feature) => (

@@ -212,11 +212,11 @@ function slashedPriceOf(
 function dashboardCopyOf(
   shop: ShopProduct,
   extra: ProductOverlay | undefined,
-): Pick<Product, "badges" | "status" | "tabs" | "boughtTogether"> {
+): Pick<Product, "badges" | "statusLine" | "tabs" | "boughtTogether"> {
   const x = shop.extras ?? {};
   const badges = extra?.badges ?? x.badges?.map((b) => (b.color ? { label: b.label, color: b.color } : b.label)) ?? [];
-  const status =
-    extra?.status ??
+  const statusLine =
+    extra?.statusLine ??
     (x.statusText ? { text: x.statusText, ...(x.statusColor ? { color: x.statusColor } : {}) } : undefined);
   const tabs =
     extra?.tabs ??
@@ -226,7 +226,7 @@ function dashboardCopyOf(
   const boughtTogether = extra?.boughtTogether ?? x.upsells;
   return {
     badges,
-    ...(status ? { status } : {}),
+    ...(statusLine ? { statusLine } : {}),
     ...(tabs?.length ? { tabs } : {}),
     ...(boughtTogether?.length ? { boughtTogether } : {}),
   };
