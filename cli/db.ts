@@ -55,6 +55,9 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "buyer_sessions",
   // The Discord bot's last verdict (token refused, intent off …): found again by the next call to Discord.
   "support_relay_status",
+  // The prices the shop sync saw (issue 36): recorded again from the next sync; until 30 days are recorded again, no
+  // struck-through price is shown (the safe side of the EU's 30-day rule).
+  "shop_price_history",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

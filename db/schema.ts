@@ -216,6 +216,17 @@ export interface BuyerSessionsTable {
   expires_at: string;
 }
 
+/** Every price the shop sync saw: one row per variant, UTC day and price (migration 017). */
+export interface ShopPriceHistoryTable {
+  variant_id: number;
+  product_id: number;
+  price_cents: number;
+  currency: string;
+  day: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
 export interface Database {
   status_entries: StatusEntriesTable;
   incidents: IncidentsTable;
@@ -230,6 +241,7 @@ export interface Database {
   channel_pauses: ChannelPausesTable;
   mail_outbox: MailOutboxTable;
   catalogue_snapshots: CatalogueSnapshotsTable;
+  shop_price_history: ShopPriceHistoryTable;
   catalogue_sync_requests: CatalogueSyncRequestsTable;
   leases: LeasesTable;
   buyer_sign_in_codes: BuyerSignInCodesTable;

@@ -1,11 +1,11 @@
 import { displayCurrencyOf } from "~/features/currency/display-currency.server";
 import { msg } from "@lingui/core/macro";
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { GeneralErrorBoundary } from "~/components/general-error-boundary";
 import {
-  maxQuantityOf,
   onlySelectionChanged,
+  quantityBoundsOf,
   parseProductId,
   productPath,
   productTiles,
@@ -15,10 +15,13 @@ import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
 import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
 import { FeatureCheckIcon } from "~/features/catalog/product-card";
-import { ProductBadges } from "~/features/catalog/product-badges";
+import { coloursOf, ProductBadges, ProductStatus } from "~/features/catalog/product-badges";
+import { ProductTabs } from "~/features/catalog/product-tabs";
+import { ShopColourRules } from "~/features/catalog/shop-colours";
 import { ProductGallery } from "~/features/catalog/product-gallery";
 import { ProductPrice } from "~/features/catalog/product-price";
-import { computeTotal, formatPrice } from "~/features/catalog/pricing";
+import { formatPrice, priceLine } from "~/features/catalog/pricing";
+import { NextTierHint, VolumeDiscountTiers } from "~/features/catalog/volume-discounts";
 import { PurchaseArea } from "~/features/catalog/purchase-area";
 import { CurrencySwitch } from "~/features/currency/currency-switch";
 import { DisplayCurrencyContext } from "~/features/currency/display-currency";
@@ -56,12 +59,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   // Whatever is cached now (never waits on the vouch page): rendered with the page and rated in its JSON-LD.
   const reviews = await cachedReviewsForPage("product", product.id);
   const related = productTiles(catalogue.related(product, RELATED_PRODUCTS));
+  // The owner's "bought together" products that the catalogue still lists (a hidden one is not offered).
+  const boughtTogether = productTiles(
+    (product.boughtTogether ?? []).flatMap((other) => (other === product.id ? [] : (catalogue.product(other) ?? []))),
+  );
   // Only the shop's verified feedback rates the product for search engines; vouches and curated quotes do not.
   return {
     displayCurrency: displayCurrencyOf(request, locale, getContent(locale)),
     product,
     categoryLabel,
     related,
+    boughtTogether,
     reviews,
     ratedByBuyers: reviewsAreVerified(),
     brand: site.brand,
@@ -114,9 +122,13 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
   // English writes a category in lower case mid-sentence ("More utilities"); other languages keep its own spelling.
   const category = locale === DEFAULT_LOCALE ? categoryLabel.toLowerCase() : categoryLabel;
   const [selected, select] = useSelectedDuration(product);
-  const limit = { maxQuantity: maxQuantityOf(product, selected) };
+  const limit = quantityBoundsOf(product, selected);
   const quantity = useSelectedQuantity(limit);
   const coupon = useCouponCode();
+  const priceOptions = { coupon: coupon.code.trim() };
+  // What the checkout charges: the same rule /api/checkout prices with (volume discount included).
+  const line = priceLine(product, selected, quantity.quantity, priceOptions);
+  const total = formatPrice(line.totalCents, product.currency);
   const publicUrl = matches[0].loaderData.layout.publicUrl;
   return (
     <DisplayCurrencyContext value={loaderData.displayCurrency}>
@@ -177,9 +189,12 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             </div>
           </div>
           <div className="space-y-6">
+            <ShopColourRules colours={coloursOf([product])} />
             <ProductBadges badges={product.badges} />
             <h1 className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{product.name}</h1>
+            <ProductStatus status={product.statusLine} />
             <ProductPrice product={product} size="lg" />
+            {product.recentSales ? <RecentSalesLine {...product.recentSales} /> : null}
             {product.descriptionHtml ? (
               <div
                 // The shop's own description, as its operator wrote it (in English), when the content adds none.
@@ -192,10 +207,29 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
               <p className="text-lg text-soft">{product.description}</p>
             )}
             <DurationPicker product={product} selected={selected} onSelect={select}>
-              <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change} />
+              <QuantityField product={product} limit={limit} text={quantity.text} onChange={quantity.change}>
+                <NextTierHint
+                  product={product}
+                  quantity={quantity.quantity}
+                  maxQuantity={limit.maxQuantity}
+                  options={priceOptions}
+                />
+              </QuantityField>
+              <VolumeDiscountTiers
+                product={product}
+                maxQuantity={limit.maxQuantity}
+                couponEntered={priceOptions.coupon !== ""}
+              />
             </DurationPicker>
             <CouponField code={coupon.code} openAtFirst={coupon.openAtFirst} onChange={coupon.change} />
             <div className="space-y-4 rounded-2xl border border-foreground/10 bg-surface/60 p-5">
+              {line.discount ? (
+                <VolumeDiscountLine
+                  percent={line.discount.tier.percent}
+                  amount={formatPrice(line.discount.cents, product.currency)}
+                  list={formatPrice(line.listCents, product.currency)}
+                />
+              ) : null}
               <p className="flex items-baseline justify-between gap-4">
                 <span id="total-label" className="text-soft">
                   <Trans comment="The price of the chosen licence and quantity">Total</Trans>
@@ -205,10 +239,26 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
                   aria-live="polite"
                   className="text-3xl font-bold text-foreground tabular-nums"
                 >
-                  {formatPrice(computeTotal(product, selected, quantity.quantity), product.currency)}
+                  {total}
                 </output>
               </p>
-              <PurchaseArea product={product} duration={selected} quantity={quantity.quantity} coupon={coupon.code} />
+              <PurchaseArea
+                product={product}
+                duration={selected}
+                quantity={quantity.quantity}
+                coupon={coupon.code}
+                summary={
+                  line.discount
+                    ? {
+                        discount: {
+                          percent: line.discount.tier.percent,
+                          amount: formatPrice(line.discount.cents, product.currency),
+                        },
+                        total,
+                      }
+                    : undefined
+                }
+              />
               {loaderData.displayCurrency ? <CurrencySwitch display={loaderData.displayCurrency} /> : null}
             </div>
             {product.features.length > 0 ? (
@@ -228,6 +278,20 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
             ) : null}
           </div>
         </div>
+        {product.tabs?.length ? (
+          <ProductTabs
+            tabs={product.tabs}
+            shopLang={locale === DEFAULT_LOCALE ? undefined : localeInfo(DEFAULT_LOCALE).tag}
+          />
+        ) : null}
+        <RelatedProducts
+          id="bought-together-heading"
+          heading={t({
+            message: "Often bought together",
+            comment: "Heading of the products the shop offers with this one",
+          })}
+          products={loaderData.boughtTogether}
+        />
         <div className="mt-16">
           <ProductReviews productId={product.id} initial={loaderData.reviews} />
         </div>
@@ -241,6 +305,44 @@ export default function ProductRoute({ loaderData, matches }: Route.ComponentPro
         />
       </div>
     </DisplayCurrencyContext>
+  );
+}
+
+/** "3 sold in the last 24 hours": the shop's completed invoices, as the owner chose to show them (never an offset). */
+function RecentSalesLine({ count, hours }: { count: number; hours: number }) {
+  return (
+    <p className="-mt-4 text-sm text-soft" data-testid="recent-sales-count">
+      <Plural
+        value={count}
+        comment="How many keys the shop's completed orders sold recently; {hours} is a number of hours"
+        one={`# sold in the last ${hours} hours`}
+        other={`# sold in the last ${hours} hours`}
+      />
+    </p>
+  );
+}
+
+/** The order summary's discount line above the total: `Volume discount (10% off)  −$22.50`, the list price struck. */
+function VolumeDiscountLine({ percent, amount, list }: { percent: number; amount: string; list: string }) {
+  const { i18n } = useLingui();
+  const off = i18n.number(percent / 100, { style: "percent", maximumFractionDigits: 2 });
+  return (
+    <div className="space-y-1 text-sm" data-testid="volume-discount-line">
+      <p className="flex items-baseline justify-between gap-4 text-soft">
+        <span>
+          <Trans comment="The list price of the chosen licence and quantity, before the volume discount">Price</Trans>
+        </span>
+        <span className="tabular-nums">{list}</span>
+      </p>
+      <p className="flex items-baseline justify-between gap-4 font-medium text-success-soft">
+        <span>
+          <Trans comment="The line of the volume discount taken off the total; {off} is a percentage">
+            Volume discount ({off} off)
+          </Trans>
+        </span>
+        <span className="tabular-nums">−{amount}</span>
+      </p>
+    </div>
   );
 }
 

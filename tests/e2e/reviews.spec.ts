@@ -67,6 +67,10 @@ test.describe("product page Reviews section", () => {
     await expect(section.getByRole("img", { name: "4 out of 5 stars" })).toBeVisible();
     await expect(section.getByRole("img", { name: "5 out of 5 stars" })).toBeVisible();
     await expect(section.getByRole("img", { name: "0 out of 5 stars" })).toBeVisible();
+    // Where they come from, in one sentence (UCPD Art. 7(6)).
+    await expect(section.getByTestId("reviews-origin")).toHaveText(
+      "These reviews are copied from our community's vouch page; they are not checked against orders.",
+    );
     await expectNoAxeViolations(page);
   });
 
@@ -114,6 +118,9 @@ test.describe("product page Reviews section", () => {
     const section = page.getByRole("region", { name: "Reviews" });
     await expect(section.getByText("@nightowl")).toBeVisible();
     await expect(section.getByText("Failed to load reviews.")).toHaveCount(0);
+    await expect(section.getByTestId("reviews-origin")).toHaveText(
+      "These reviews are quotes we chose from customers' messages; they are not checked against orders.",
+    );
   });
 });
 

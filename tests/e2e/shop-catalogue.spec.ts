@@ -302,6 +302,7 @@ test.describe("a connected shop's catalogue", () => {
     expect(product?.aggregateRating).toMatchObject({ "@type": "AggregateRating", ratingValue: 4.5, reviewCount: 2 });
     await page.goto(`${app.url}/reviews`);
     await expect(page.getByText("Average 4.8 out of 5 from 4 verified purchases")).toBeVisible();
+    await expect(page.getByTestId("reviews-origin")).toContainText("only the buyer of a paid order can leave");
     await expect(page.getByText("Works as described.")).toBeVisible();
   });
 

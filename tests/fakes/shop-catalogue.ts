@@ -113,6 +113,82 @@ interface ContentProduct {
   category: string;
   description: string;
   durations: ContentDuration[];
+  minQuantity?: number;
+  maxQuantity?: number;
+  volumeDiscounts?: Array<{ quantity: number; percent: number }>;
+  disableVolumeDiscountsWithCoupon?: boolean;
+}
+
+/**
+ * The dashboard's fields for the demo products, in each shape SellAuth has been seen to send them, with a malformed
+ * entry beside good ones (skipped with a logged reason, never the product):
+ * - Kestrel Studio: the content's tiers as `{quantity, percentage}` (percentages as decimal strings), a tier whose
+ *   quantity is not a number, `disable_volume_discounts_if_coupon: 1`, and its quantity bounds.
+ * - Kestrel Vault: `{qty, percent}` tiers, JSON text, a `null` entry; `quantity_max` as a string.
+ * - Kestrel Capture Ultimate: `quantity_min: 2` (the shop sells it in twos at least).
+ */
+export function emulatedExtras(p: ContentProduct): Record<string, unknown> {
+  const bounds = {
+    quantity_min: p.minQuantity ?? 0,
+    quantity_max: p.maxQuantity ?? 1,
+  };
+  if (p.id === 446894)
+    return {
+      ...bounds,
+      volume_discounts: [
+        ...(p.volumeDiscounts ?? []).map((t) => ({ quantity: t.quantity, percentage: t.percent.toFixed(2) })),
+        { quantity: "lots", percentage: 50 },
+      ],
+      disable_volume_discounts_if_coupon: p.disableVolumeDiscountsWithCoupon ? 1 : 0,
+    };
+  if (p.id === 446889)
+    return {
+      ...bounds,
+      quantity_max: String(p.maxQuantity ?? 1),
+      volume_discounts: JSON.stringify([{ qty: 3, percent: 5 }, null]),
+      disable_volume_discounts_if_coupon: false,
+    };
+  if (p.id === 447089) return { ...bounds, quantity_min: 2 };
+  return bounds;
+}
+
+/**
+ * Kestrel Relay's dashboard copy (the content has no entry for it, so its page shows these as they are): tabs, one
+ * with a script and an unsafe link, one malformed; badges as objects and a bare string, one colour that fails WCAG AA
+ * on the dark theme, one malformed; a status line; upsells in three shapes and a malformed one; the sales count.
+ */
+export const EMULATED_DASHBOARD = {
+  product_tabs: [
+    { title: "Requirements", content: "<p>Windows 10 or 11, <strong>8 GB</strong> of memory.</p>" },
+    {
+      title: "Changelog",
+      content: '<ul><li>4.2: faster exports</li></ul><script>alert("tab")</script><a href="javascript:alert(1)">x</a>',
+    },
+    { title: 42, content: null },
+  ],
+  product_badges: [
+    { label: "Staff pick", color: "#22C55E" },
+    { label: "Low contrast", color: "#1e293b" },
+    "Creator favourite",
+    { label: "", color: "red" },
+  ],
+  status_text: "Undetected",
+  status_color: "#16a34a",
+  product_upsells: [{ upsell_product_id: 447097 }, "446893", { id: 447201 }, { upsell: "junk" }],
+  show_sales_count: 1,
+  sales_count_hours: "24",
+} as const;
+
+/** The tiers of a product as the emulated shop applies them: the highest quantity reached, percent off the line. */
+export function emulatedTiers(product: unknown): Array<{ quantity: number; percent: number }> {
+  const raw = (product as { volume_discounts?: unknown })?.volume_discounts;
+  const list = typeof raw === "string" ? (JSON.parse(raw) as unknown[]) : Array.isArray(raw) ? raw : [];
+  return list.flatMap((t) => {
+    const entry = t as { quantity?: unknown; qty?: unknown; percentage?: unknown; percent?: unknown } | null;
+    const quantity = Number(entry?.quantity ?? entry?.qty);
+    const percent = Number(entry?.percentage ?? entry?.percent);
+    return Number.isInteger(quantity) && percent > 0 && percent < 100 ? [{ quantity, percent }] : [];
+  });
 }
 
 /** price × multiplier, half-up to cents, as the storefront's content prices it (the shop's own figures match). */
@@ -157,6 +233,7 @@ export function seedShopProducts({
     products_sold: [120, 340, 80, 210, 260, 40][i % 6],
     stock_count: -1,
     ...demoImages[i % demoImages.length],
+    ...emulatedExtras(p),
     variants: p.durations.flatMap((d) =>
       d.variantId === null
         ? []
@@ -187,8 +264,19 @@ export function seedShopProducts({
       visibility: "public",
       products_sold: 5,
       stock_count: 10,
+      ...EMULATED_DASHBOARD,
+      // Struck-through prices: shown only once the sync has recorded 30 days of prices (price-history.server.ts).
+      min_price_slash: "12.00",
       variants: [
-        { id: 699000, product_id: SHOP_ONLY_PRODUCT_ID, name: "1 Month", description: null, price: "9.50", stock: 10 },
+        {
+          id: 699000,
+          product_id: SHOP_ONLY_PRODUCT_ID,
+          name: "1 Month",
+          description: null,
+          price: "9.50",
+          price_slash: "12.50",
+          stock: 10,
+        },
         { id: 699001, product_id: SHOP_ONLY_PRODUCT_ID, name: "Lifetime", description: null, price: 49, stock: 3 },
       ],
     },
@@ -295,6 +383,8 @@ export interface ShopCatalogueState {
     total_feedbacks: number;
     hide_automatic_feedbacks_on_home: boolean;
     hide_stock_count?: boolean;
+    products_sold_offset?: number;
+    total_customers_offset?: number;
   };
   /** Every catalogue API answer waits this long (a slow shop). */
   delayMs: number;
@@ -312,7 +402,14 @@ export function createShopCatalogueState(
       { id: 2, name: "Creator Tools" },
     ],
     feedbacks: seedFeedbacks(),
-    settings: { average_rating: "4.75", total_feedbacks: 4, hide_automatic_feedbacks_on_home: true },
+    settings: {
+      average_rating: "4.75",
+      total_feedbacks: 4,
+      hide_automatic_feedbacks_on_home: true,
+      // What some hosted themes add to the real counts: never read (docs/shop.md).
+      products_sold_offset: 5000,
+      total_customers_offset: 1200,
+    },
     delayMs: 0,
     down: false,
   };
@@ -409,4 +506,45 @@ export function answerCatalogueRequest(
       total: list.length,
     },
   };
+}
+
+/**
+ * What the emulated shop charges for a cart, in cents, worked out on its own (integer arithmetic, not the
+ * storefront's code): each line's variant price × quantity, less the highest volume-discount tier reached (none when a
+ * coupon is given and the product disables tiers with coupons), rounded half-up; then the coupon's percent off.
+ * Undefined when a line names no product or variant it sells; a string when the quantity is outside the product's bounds.
+ */
+export function chargeFor(
+  state: ShopCatalogueState,
+  cart: unknown,
+  couponPercent: number | undefined,
+): number | string | undefined {
+  let total = 0;
+  for (const line of Array.isArray(cart) ? cart : []) {
+    const {
+      productId,
+      variantId,
+      quantity = 1,
+    } = line as { productId?: number; variantId?: number; quantity?: number };
+    const product = state.products.find((p) => (p as { id: number }).id === productId) as
+      | (EmulatedProduct & Record<string, unknown>)
+      | undefined;
+    const variant = product?.variants?.find((v) => v.id === variantId);
+    if (!product || !variant) return undefined;
+    const least = Number(product.quantity_min ?? 0) || 1;
+    const most = Number(product.quantity_max ?? 0) || Number.POSITIVE_INFINITY;
+    if (quantity < least || quantity > most)
+      return `The quantity must be between ${least} and ${Number.isFinite(most) ? most : "any"}.`;
+    const list = Math.round(Number(variant.price) * 100) * quantity;
+    const tiersOff = couponPercent !== undefined && Boolean(Number(product.disable_volume_discounts_if_coupon));
+    const reached = tiersOff
+      ? undefined
+      : emulatedTiers(product)
+          .filter((t) => t.quantity <= quantity)
+          .sort((a, b) => b.quantity - a.quantity)[0];
+    const basisPoints = reached ? Math.round(reached.percent * 100) : 0;
+    total += list - Math.floor((list * basisPoints + 5000) / 10000);
+  }
+  if (couponPercent !== undefined) total = Math.floor((total * (100 - couponPercent) + 50) / 100);
+  return total;
 }

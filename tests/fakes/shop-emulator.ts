@@ -11,6 +11,7 @@ import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import {
   answerCatalogueRequest,
+  chargeFor,
   createShopCatalogueState,
   EMULATED_IMAGE_ACCOUNT_HASH,
   EMULATED_IMAGE_DELIVERY_PATH,
@@ -18,7 +19,7 @@ import {
   type ShopCatalogueState,
   takeStock,
 } from "./shop-catalogue.ts";
-import { buyerInvoices, type WireInvoice } from "./shop-invoices.ts";
+import { buyerInvoices, recentRelaySales, type WireInvoice } from "./shop-invoices.ts";
 
 /** How POST /v1/checkout (and the API checkout) answer next. */
 export type ShopCheckoutMode =
@@ -60,6 +61,8 @@ export interface ShopInvoice {
   status: string;
   cart: unknown;
   coupon?: string;
+  /** What the shop charges for the cart (volume discount and coupon taken off), in cents. */
+  amountCents?: number;
 }
 
 /** The shop's own words when it refuses a coupon (the storefront shows them as they are). */
@@ -257,12 +260,21 @@ export async function startShopEmulator(
     if (coupon !== undefined && (typeof coupon !== "string" || !(coupon.toUpperCase() in SHOP_COUPONS))) {
       return send(res, 400, api ? { success: false, message: SHOP_COUPON_REFUSAL } : { error: SHOP_COUPON_REFUSAL });
     }
+    const charge = chargeFor(
+      catalogue,
+      (body as { cart?: unknown })?.cart,
+      typeof coupon === "string" ? SHOP_COUPONS[coupon.toUpperCase()] : undefined,
+    );
+    if (typeof charge === "string")
+      return send(res, 400, api ? { success: false, message: charge } : { error: charge });
+    const priced = charge === undefined ? {} : { amountCents: charge };
     if (current.kind === "gateway-only") {
       const invoiceId = String(randomInt(9_999_999, 1_000_000));
       invoices.set(invoiceId, {
         status: "pending",
         cart: (body as { cart?: unknown })?.cart,
         ...(typeof coupon === "string" ? { coupon } : {}),
+        ...priced,
       });
       const url = `${gatewayBase}/pay/${invoiceId}`;
       return send(res, 200, api ? { success: true, invoice_id: Number(invoiceId), url } : { url });
@@ -276,6 +288,7 @@ export async function startShopEmulator(
       status: "pending",
       cart: (body as { cart?: unknown })?.cart,
       ...(typeof coupon === "string" ? { coupon } : {}),
+      ...priced,
     });
     if (current.kind === "hanging-page") hangingPages.add(invoiceId);
     const invoiceUrl = `${base}/checkout/${invoiceId}`;
@@ -393,13 +406,15 @@ export async function startShopEmulator(
       const couponLine = coupon
         ? `<p>Coupon ${escapeHtml(coupon)}: ${SHOP_COUPONS[coupon.toUpperCase()]}% off</p>`
         : "";
+      const charged = invoices.get(invoiceId)?.amountCents;
+      const totalLine = charged === undefined ? "" : `<p data-total>Total $${(charged / 100).toFixed(2)}</p>`;
       const payForm =
         status === "pending"
           ? `<form method="post" action="/checkout/${invoiceId}/pay"><button type="submit">Pay</button></form>`
           : `<p role="status">Invoice ${escapeHtml(status)}</p>`;
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       res.end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hosted checkout</title></head><body><main><h1>Hosted checkout</h1><p>Invoice ${invoiceId}</p>${couponLine}${payForm}</main></body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hosted checkout</title></head><body><main><h1>Hosted checkout</h1><p>Invoice ${invoiceId}</p>${couponLine}${totalLine}${payForm}</main></body></html>`,
       );
       return;
     }
@@ -447,7 +462,7 @@ export async function startShopEmulator(
   });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
   gatewayBase = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-  listedInvoices.push(...buyerInvoices());
+  listedInvoices.push(...buyerInvoices(), ...recentRelaySales());
 
   return {
     url: base,

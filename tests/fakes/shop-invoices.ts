@@ -86,3 +86,38 @@ export function buyerInvoices(): WireInvoice[] {
     );
   return list;
 }
+
+/**
+ * Recent sales of Kestrel Relay (which shows its sales count over 24 hours), in every status and with country codes,
+ * relative to `now`: three completed in the last day (quantities 1, 2 and 1: 4 keys), one completed but refunded, one
+ * refunded, one pending, one cancelled, and one completed 30 hours ago. "4 sold in the last 24 hours".
+ */
+export function recentRelaySales(now = Date.now()): WireInvoice[] {
+  const hoursAgo = (h: number) => new Date(now - h * 3_600_000).toISOString().replace(".000Z", ".000000Z");
+  const sale = (id: number, status: string, hours: number, extra: WireInvoice = {}): WireInvoice => ({
+    id,
+    unique_id: `inv-${id}`,
+    status,
+    email: "relay-buyer@example.com",
+    name: "A Buyer",
+    price: "9.50",
+    currency: "USD",
+    country_code: ["DE", "FR", "US", "BR", "EG"][id % 5],
+    created_at: hoursAgo(hours),
+    completed_at: status === "completed" ? hoursAgo(hours) : null,
+    product: { id: 447200, name: "Kestrel Relay" },
+    variant: { id: 699000, name: "1 Month" },
+    quantity: 1,
+    ...extra,
+  });
+  return [
+    sale(7001, "completed", 1),
+    sale(7002, "completed", 5, { quantity: 2 }),
+    sale(7003, "completed", 20, { items: [{ product: { id: 447200 }, quantity: 1 }] }),
+    sale(7004, "completed", 3, { refunded_at: hoursAgo(2) }),
+    sale(7005, "refunded", 4),
+    sale(7006, "pending", 1),
+    sale(7007, "cancelled", 2),
+    sale(7008, "completed", 30),
+  ];
+}

@@ -22,14 +22,22 @@ export function durationFromSearch(product: Product, search: URLSearchParams): D
   );
 }
 
-/** `?quantity=` as a whole number within 1 … the product's maximum; anything else means 1 or the nearest bound. */
-export function quantityFromSearch(product: Pick<Product, "maxQuantity">, search: URLSearchParams): number {
+/** The quantity bounds a product (or the stock left) sets: `minQuantity` (default 1) … `maxQuantity`. */
+export type QuantityBounds = Pick<Product, "maxQuantity"> & Partial<Pick<Product, "minQuantity">>;
+
+/** `?quantity=` as a whole number within the product's bounds; anything else means its minimum or the nearest bound. */
+export function quantityFromSearch(product: QuantityBounds, search: URLSearchParams): number {
   return clampQuantity(product, Number.parseInt(search.get("quantity") ?? "", 10));
 }
 
-export function clampQuantity(product: Pick<Product, "maxQuantity">, quantity: number): number {
-  if (!Number.isFinite(quantity)) return 1;
-  return Math.min(product.maxQuantity, Math.max(1, Math.trunc(quantity)));
+export function minQuantityOf(product: Partial<Pick<Product, "minQuantity">>): number {
+  return product.minQuantity ?? 1;
+}
+
+export function clampQuantity(product: QuantityBounds, quantity: number): number {
+  const least = Math.min(minQuantityOf(product), product.maxQuantity);
+  if (!Number.isFinite(quantity)) return least;
+  return Math.min(product.maxQuantity, Math.max(least, Math.trunc(quantity)));
 }
 
 /** Above this many keys left, the page says nothing about stock. */
@@ -51,6 +59,12 @@ export function isSoldOut(duration: Pick<Duration, "stock">): boolean {
 /** The most keys of a duration one checkout may buy: the product's limit, or fewer when fewer are left. */
 export function maxQuantityOf(product: Pick<Product, "maxQuantity">, duration: Pick<Duration, "stock">): number {
   return Math.max(1, Math.min(product.maxQuantity, duration.stock ?? Number.POSITIVE_INFINITY));
+}
+
+/** The bounds of the quantity control for a duration: the product's minimum, and its maximum or the stock left. */
+export function quantityBoundsOf(product: QuantityBounds, duration: Pick<Duration, "stock">): Required<QuantityBounds> {
+  const maxQuantity = maxQuantityOf(product, duration);
+  return { minQuantity: Math.min(minQuantityOf(product), maxQuantity), maxQuantity };
 }
 
 /** Only a duration sold in the shop (it has a variant id) of a product with a shop link, and not sold out, can be bought. */
@@ -114,19 +128,23 @@ export type ProductCardData = Pick<
   Product,
   "id" | "name" | "price" | "originalPrice" | "badges" | "features" | "cardImage"
 > &
-  Partial<Pick<Product, "currency">>;
+  Partial<Pick<Product, "currency" | "statusLine" | "lowestPrice30">>;
 
 export function productCards(products: readonly Product[]): ProductCardData[] {
-  return products.map(({ id, name, price, originalPrice, badges, features, cardImage, currency }) => ({
-    id,
-    name,
-    price,
-    originalPrice,
-    badges,
-    features: features.slice(0, CARD_FEATURES),
-    cardImage,
-    ...currencyUnlessUsd(currency),
-  }));
+  return products.map(
+    ({ id, name, price, originalPrice, badges, features, cardImage, currency, statusLine, lowestPrice30 }) => ({
+      id,
+      name,
+      price,
+      originalPrice,
+      badges,
+      features: features.slice(0, CARD_FEATURES),
+      cardImage,
+      ...currencyUnlessUsd(currency),
+      ...(statusLine ? { statusLine } : {}),
+      ...(lowestPrice30 !== undefined && originalPrice !== undefined ? { lowestPrice30 } : {}),
+    }),
+  );
 }
 
 /** True when two URLs of a product page differ only in `?duration=` or `?quantity=` (a selection change, nothing to reload). */

@@ -6,6 +6,7 @@ import { logger } from "~/platform/logger.server";
 import { recordCatalogueSyncedAt } from "~/platform/metrics.server";
 import type { Product } from "./catalog.content";
 import { type Catalogue, type CatalogueQuery, type CatalogueResult, createCatalogue } from "./catalogue-query.server";
+import { withReadableColours } from "./colour-check.server";
 import { productsFromShop, type ShopSnapshot, shopImageOrigins } from "./shop-catalogue.server";
 import {
   type LoadedSnapshot,
@@ -42,7 +43,8 @@ export function getCatalogue(locale: AnyLocale = DEFAULT_LOCALE): Catalogue {
   }
   let entry = fromContent.get(locale);
   if (entry?.products !== products) {
-    entry = { products, catalogue: createCatalogue(products, site.categories, tag) };
+    const { theme } = getContent(locale);
+    entry = { products, catalogue: createCatalogue(withReadableColours(products, theme), site.categories, tag) };
     fromContent.set(locale, entry);
   }
   return entry.catalogue;
@@ -107,14 +109,14 @@ function shopCatalogue(
 ): Catalogue {
   let catalogue = served.catalogues.get(locale);
   if (!catalogue) {
-    const { site, overlay } = getContent(locale);
+    const { site, overlay, theme } = getContent(locale);
     const env = getEnv();
     const { snapshot } = served;
     const shopUrl = snapshot.settings.subdomain
       ? `https://${snapshot.settings.subdomain}.mysellauth.com`
       : (env.SHOP_CHECKOUT_ORIGIN?.split(",")[0]?.trim() ?? env.SHOP_API_BASE);
     const products = productsFromShop(snapshot, overlay, site, { shopUrl });
-    catalogue = createCatalogue(products, site.categories, localeInfo(locale).tag);
+    catalogue = createCatalogue(withReadableColours(products, theme), site.categories, localeInfo(locale).tag);
     served.catalogues.set(locale, catalogue);
   }
   return catalogue;

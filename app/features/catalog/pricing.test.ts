@@ -1,7 +1,19 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContent } from "~/features/content/content.server";
-import { basePriceCents, computeTotal, findDuration, formatCents, formatUsd, priceCents } from "./pricing";
+import type { Product } from "./catalog.content";
+import {
+  basePriceCents,
+  computeTotal,
+  findDuration,
+  formatCents,
+  formatUsd,
+  nextVolumeTier,
+  percentOfCents,
+  priceCents,
+  priceLine,
+  volumeTierFor,
+} from "./pricing";
 
 describe("priceCents", () => {
   it("rounds half-up in exact decimal arithmetic (39.99 × 7.5 = 299.925 → 299.93)", () => {
@@ -50,12 +62,12 @@ describe("computeTotal for every duration of every demo product", () => {
     expect(formatUsd(computeTotal(packs, standard, 10))).toBe("$2.50");
   });
 
-  it("allows 10 Preset Packs, one Kestrel Studio and 5 of every other product", () => {
+  it("allows 10 Preset Packs, 10 Kestrel Studio (for its volume discount) and 5 of every other product", () => {
     expect(Object.fromEntries(products.map((p) => [p.name, p.maxQuantity]))).toEqual({
       "Kestrel Vault": 5,
       "Kestrel Sandbox": 5,
       "Kestrel Capture": 5,
-      "Kestrel Studio": 1,
+      "Kestrel Studio": 10,
       "Kestrel Capture Ultimate": 5,
       "Preset Packs": 10,
     });
@@ -84,5 +96,64 @@ describe("computeTotal for every duration of every demo product", () => {
 
   it("uses the first duration's multiplier of 1 as the base price", () => {
     for (const product of products) expect(basePriceCents(product)).toBe(computeTotal(product, product.durations[0]!));
+  });
+});
+
+describe("volume discounts", () => {
+  const { products } = loadContent(path.resolve(import.meta.dirname, "../../../content"));
+  const studio = products.find((p) => p.name === "Kestrel Studio") as Product;
+  const lifetime = findDuration(studio, "lifetime")!;
+
+  it("the demo catalogue gives 10% off five Kestrel Studio keys or more, 15% from ten", () => {
+    expect(studio.volumeDiscounts).toEqual([
+      { quantity: 5, percent: 10 },
+      { quantity: 10, percent: 15 },
+    ]);
+  });
+
+  it("applies nothing below the first tier: the totals every other test relies on stay as they were", () => {
+    for (const quantity of [1, 2, 3, 4]) {
+      const line = priceLine(studio, lifetime, quantity);
+      expect(line.discount).toBeUndefined();
+      expect(line.totalCents).toBe(priceCents(39.99, 7.5, quantity));
+    }
+  });
+
+  it("applies the highest tier reached, rounded half-up on the line: 5 × Studio Lifetime is $1349.67", () => {
+    // 39.99 × 7.5 × 5 = 1499.625 → $1499.63; 10% of 149963 = 14996.3 → 14996; 149963 − 14996 = 134967.
+    expect(priceLine(studio, lifetime, 5)).toEqual({
+      listCents: 149963,
+      discount: { tier: { quantity: 5, percent: 10 }, cents: 14996 },
+      totalCents: 134967,
+    });
+    expect(formatUsd(computeTotal(studio, lifetime, 5))).toBe("$1349.67");
+    expect(volumeTierFor(studio, 9)).toEqual({ quantity: 5, percent: 10 });
+    expect(volumeTierFor(studio, 10)).toEqual({ quantity: 10, percent: 15 });
+  });
+
+  it("turns the tiers off when a coupon is entered and the product says so", () => {
+    expect(computeTotal(studio, lifetime, 5, { coupon: "WELCOME10" })).toBe(149963);
+    expect(computeTotal({ ...studio, disableVolumeDiscountsWithCoupon: false }, lifetime, 5, { coupon: "X" })).toBe(
+      134967,
+    );
+  });
+
+  it("says what the next tier saves, only within the quantity allowed", () => {
+    expect(nextVolumeTier(studio, 3, 10)).toEqual({ tier: { quantity: 5, percent: 10 }, more: 2 });
+    expect(nextVolumeTier(studio, 5, 10)).toEqual({ tier: { quantity: 10, percent: 15 }, more: 5 });
+    expect(nextVolumeTier(studio, 5, 8)).toBeUndefined();
+    expect(nextVolumeTier(studio, 10, 10)).toBeUndefined();
+    expect(nextVolumeTier(studio, 3, 10, { coupon: "X" })).toBeUndefined();
+  });
+
+  it("takes a percentage in exact decimal arithmetic", () => {
+    expect(percentOfCents(1999, 12.5)).toBe(250); // 249.875
+    expect(percentOfCents(1000, 33.333)).toBe(333); // 333.33
+    expect(percentOfCents(5, 10)).toBe(1); // 0.5 → 1
+  });
+
+  it("applies to a shop variant's own price as well", () => {
+    const shopDuration = { ...lifetime, priceCents: 1000 };
+    expect(priceLine(studio, shopDuration, 5)).toMatchObject({ listCents: 5000, totalCents: 4500 });
   });
 });

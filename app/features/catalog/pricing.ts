@@ -1,4 +1,4 @@
-import type { Duration, Product } from "./catalog.content";
+import type { Duration, Product, VolumeTier } from "./catalog.content";
 
 /** A JS number as an exact decimal: digits × 10^-scale, taken from its shortest round-trip text. */
 function toDecimal(n: number): { digits: bigint; scale: number } {
@@ -59,11 +59,85 @@ export function findDuration(product: Product, value: string): Duration | undefi
   return product.durations.find((d) => d.value === value);
 }
 
-/** The total for a product's duration: the one price rule the page, checkout and orders all use. */
-export function computeTotal(product: Product, duration: Duration, quantity = 1): number {
-  // The shop's own variant price when it sets one: what the page shows is what the shop charges.
-  if (duration.priceCents !== undefined) return duration.priceCents * quantity;
-  return priceCents(product.price, duration.multiplier, quantity);
+/** What a product's volume discounts need: its tiers and whether a coupon turns them off. */
+export type VolumeDiscounts = Partial<Pick<Product, "volumeDiscounts" | "disableVolumeDiscountsWithCoupon">>;
+
+/** Whether the buyer entered a coupon code (the shop decides whether it applies; a code may turn tiers off). */
+export interface PriceOptions {
+  coupon?: string | boolean;
+}
+
+/** The tiers that apply to a checkout: none when a coupon is entered and the shop turns them off for coupons. */
+function activeTiers(product: VolumeDiscounts, { coupon }: PriceOptions): readonly VolumeTier[] {
+  if (coupon && product.disableVolumeDiscountsWithCoupon) return [];
+  return product.volumeDiscounts ?? [];
+}
+
+/** The highest tier `quantity` keys reach (the one with the largest quantity at or below it), if any. */
+export function volumeTierFor(product: VolumeDiscounts, quantity: number, options: PriceOptions = {}) {
+  let reached: VolumeTier | undefined;
+  for (const tier of activeTiers(product, options))
+    if (tier.quantity <= quantity && (!reached || tier.quantity > reached.quantity)) reached = tier;
+  return reached;
+}
+
+/** The next tier above `quantity` and how many more keys reach it ("Add 2 more to save 10%"), if any. */
+export function nextVolumeTier(
+  product: VolumeDiscounts,
+  quantity: number,
+  maxQuantity: number,
+  options: PriceOptions = {},
+): { tier: VolumeTier; more: number } | undefined {
+  const current = volumeTierFor(product, quantity, options);
+  let next: VolumeTier | undefined;
+  for (const tier of activeTiers(product, options)) {
+    if (tier.quantity <= quantity || tier.quantity > maxQuantity) continue;
+    if (current && tier.percent <= current.percent) continue;
+    if (!next || tier.quantity < next.quantity) next = tier;
+  }
+  return next ? { tier: next, more: next.quantity - quantity } : undefined;
+}
+
+/** The tiers in the order a buyer reads them, by quantity. */
+export function sortedVolumeTiers(product: VolumeDiscounts): VolumeTier[] {
+  return [...(product.volumeDiscounts ?? [])].sort((a, b) => a.quantity - b.quantity);
+}
+
+/** `percent` % of `cents`, rounded half-up to the cent in exact decimal arithmetic (12.5% of 1999 = 249.875 → 250). */
+export function percentOfCents(cents: number, percent: number): number {
+  const p = toDecimal(percent);
+  const product = BigInt(cents) * p.digits;
+  const divisor = 100n * 10n ** BigInt(p.scale);
+  let result = product / divisor;
+  if ((product % divisor) * 2n >= divisor) result += 1n;
+  return Number(result);
+}
+
+/** One checkout line priced: the list amount, the volume discount taken off it (if a tier is reached), the total. */
+export interface PriceLine {
+  listCents: number;
+  discount?: { tier: VolumeTier; cents: number };
+  totalCents: number;
+}
+
+/**
+ * The one price rule the page, checkout and orders all use: unit price × quantity (the shop's own variant price when
+ * it sets one), less the highest volume-discount tier reached, rounded half-up to the cent on the line's total.
+ */
+export function priceLine(product: Product, duration: Duration, quantity = 1, options: PriceOptions = {}): PriceLine {
+  const listCents =
+    duration.priceCents !== undefined
+      ? duration.priceCents * quantity
+      : priceCents(product.price, duration.multiplier, quantity);
+  const tier = volumeTierFor(product, quantity, options);
+  if (!tier) return { listCents, totalCents: listCents };
+  const cents = percentOfCents(listCents, tier.percent);
+  return { listCents, discount: { tier, cents }, totalCents: listCents - cents };
+}
+
+/** The total for a product's duration and quantity, volume discount included: what the page shows is what is charged. */
+export function computeTotal(product: Product, duration: Duration, quantity = 1, options: PriceOptions = {}): number {
+  return priceLine(product, duration, quantity, options).totalCents;
 }
 
 /** Base price in cents (what catalogue price filters compare against). */

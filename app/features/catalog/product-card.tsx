@@ -4,7 +4,7 @@ import { buttonStyles } from "~/components/ui/button-styles";
 import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
 import { CARD_FEATURES, type ProductCardData, productPath } from "./catalog";
-import { ProductBadges } from "./product-badges";
+import { ProductBadges, ProductStatus } from "./product-badges";
 import { ProductPrice } from "./product-price";
 
 /**
@@ -31,6 +31,7 @@ export function ProductCard({ product, eager = false }: { product: ProductCardDa
             {product.name}
           </Link>
         </h2>
+        <ProductStatus status={product.statusLine} className="-mt-1" />
         {product.features.length > 0 ? (
           <ul className="space-y-1.5 text-sm text-soft">
             {product.features.slice(0, CARD_FEATURES).map((feature) => (

@@ -14,7 +14,7 @@ export function ProductPrice({
   product,
   size = "md",
 }: {
-  product: Pick<Product, "price" | "originalPrice"> & Partial<Pick<Product, "currency">>;
+  product: Pick<Product, "price" | "originalPrice"> & Partial<Pick<Product, "currency" | "lowestPrice30">>;
   size?: "md" | "lg";
 }) {
   const display = useDisplayCurrency();
@@ -26,7 +26,12 @@ export function ProductPrice({
       ? shownPrice(priceCents(product.originalPrice, 1), product.currency, display, tag)
       : null;
   const original = former ? (former.approximate ?? former.charged) : null;
-  return (
+  const lowest =
+    original && product.lowestPrice30 !== undefined
+      ? shownPrice(priceCents(product.lowestPrice30, 1), product.currency, display, tag)
+      : null;
+  const lowestText = lowest ? (lowest.approximate ?? lowest.charged) : null;
+  const price = (
     <p className="flex items-baseline gap-2">
       <span className={`font-bold text-foreground ${size === "lg" ? "text-3xl" : "text-xl"}`}>{current}</span>
       {original ? (
@@ -38,5 +43,17 @@ export function ProductPrice({
         </s>
       ) : null}
     </p>
+  );
+  if (!lowestText) return price;
+  // The EU's rule for a reduction (Directive 98/6/EC, Art. 6a): the lowest price of the 30 days before it, beside it.
+  return (
+    <div>
+      {price}
+      <p className="text-xs text-soft" data-testid="lowest-price-30">
+        <Trans comment="Under a reduced price: the lowest price the shop charged in the 30 days before the reduction">
+          Lowest price in the last 30 days: {lowestText}
+        </Trans>
+      </p>
+    </div>
   );
 }

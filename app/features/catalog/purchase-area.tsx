@@ -1,5 +1,5 @@
 import { Trans } from "@lingui/react/macro";
-import { PurchaseButton } from "~/features/checkout/purchase-button";
+import { type CheckoutSummary, PurchaseButton } from "~/features/checkout/purchase-button";
 import type { Duration, Product } from "./catalog.content";
 import { canPurchase, isSoldOut } from "./catalog";
 
@@ -9,11 +9,14 @@ export function PurchaseArea({
   duration,
   quantity = 1,
   coupon,
+  summary,
 }: {
   product: Product;
   duration: Duration;
   quantity?: number;
   coupon?: string;
+  /** The discount line and total the checkout modal repeats. */
+  summary?: CheckoutSummary;
 }) {
   if (isSoldOut(duration)) {
     return (
@@ -26,5 +29,5 @@ export function PurchaseArea({
     );
   }
   if (!canPurchase(product, duration)) return null;
-  return <PurchaseButton product={product} duration={duration} quantity={quantity} coupon={coupon} />;
+  return <PurchaseButton product={product} duration={duration} quantity={quantity} coupon={coupon} summary={summary} />;
 }

@@ -1,11 +1,11 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import type { Product } from "./catalog.content";
-import { clampQuantity, quantityFromSearch } from "./catalog";
+import { clampQuantity, minQuantityOf, type QuantityBounds, quantityFromSearch } from "./catalog";
 
-/** The most keys the buyer may ask for: the product's limit, or the stock left when that is lower. */
-type QuantityLimit = Pick<Product, "maxQuantity">;
+/** The fewest and most keys the buyer may ask for: the product's bounds, the most lowered to the stock left. */
+type QuantityLimit = QuantityBounds;
 
 /**
  * The quantity to buy: read from `?quantity=` (so the GET form works without JavaScript) and mirrored back into it
@@ -49,36 +49,50 @@ export function QuantityField({
   limit,
   text,
   onChange,
+  children,
 }: {
-  product: QuantityLimit;
+  product: Pick<Product, "maxQuantity">;
   limit: QuantityLimit;
   text: string;
   onChange(value: string): void;
+  /** What the next volume-discount tier saves, under the field. */
+  children?: ReactNode;
 }) {
   const { i18n } = useLingui();
   if (product.maxQuantity <= 1) return null;
   const most = i18n.number(limit.maxQuantity);
+  const leastQuantity = minQuantityOf(limit);
+  const least = i18n.number(leastQuantity);
   return (
-    <div className="mt-4 flex items-center gap-3">
-      <label htmlFor="quantity" className="text-lg font-semibold text-foreground">
-        <Trans comment="How many keys to buy">Quantity</Trans>
-      </label>
-      <input
-        id="quantity"
-        type="number"
-        name="quantity"
-        inputMode="numeric"
-        min={1}
-        max={limit.maxQuantity}
-        step={1}
-        value={text}
-        onChange={(event) => onChange(event.target.value)}
-        aria-describedby="quantity-hint"
-        className="w-20 rounded-lg border border-foreground/15 bg-surface/60 px-3 py-2 text-foreground tabular-nums"
-      />
-      <span id="quantity-hint" className="text-sm text-soft">
-        <Trans comment="The most keys one checkout may buy, beside the quantity field">Up to {most}</Trans>
-      </span>
+    <div className="mt-4">
+      <div className="flex items-center gap-3">
+        <label htmlFor="quantity" className="text-lg font-semibold text-foreground">
+          <Trans comment="How many keys to buy">Quantity</Trans>
+        </label>
+        <input
+          id="quantity"
+          type="number"
+          name="quantity"
+          inputMode="numeric"
+          min={leastQuantity}
+          max={limit.maxQuantity}
+          step={1}
+          value={text}
+          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={children ? "quantity-hint volume-hint" : "quantity-hint"}
+          className="w-20 rounded-lg border border-foreground/15 bg-surface/60 px-3 py-2 text-foreground tabular-nums"
+        />
+        <span id="quantity-hint" className="text-sm text-soft">
+          {leastQuantity > 1 ? (
+            <Trans comment="The fewest and the most keys one checkout may buy, beside the quantity field">
+              {least} to {most}
+            </Trans>
+          ) : (
+            <Trans comment="The most keys one checkout may buy, beside the quantity field">Up to {most}</Trans>
+          )}
+        </span>
+      </div>
+      {children}
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import * as cheerio from "cheerio";
 import sanitizeHtml from "sanitize-html";
 import type { Site } from "~/features/layout/site.content";
+import { QUANTITY_CEILING } from "./catalog";
 import type { Duration, Product, ProductOverlay } from "./catalog.content";
+import { hasFullHistory, type PriceReferences } from "./price-history.server";
 import type { ShopFeedback, ShopGroup, ShopProduct, ShopSettings, SkippedProduct } from "./sources/sellauth.server";
 
 /** What one sync read from the shop, kept whole in the database so every instance serves the same catalogue. */
@@ -12,6 +14,10 @@ export interface ShopSnapshot {
   products: ShopProduct[];
   feedbacks: ShopFeedback[];
   skipped: SkippedProduct[];
+  /** Per variant id: the lowest price of the 30 days before the current one, and since when prices are recorded. */
+  prices?: PriceReferences;
+  /** Keys sold per product id in its owner's window, from completed invoices (sales-counts.server.ts). */
+  salesCounts?: Record<string, number>;
 }
 
 /** Shown for a shop product when neither the overlay nor the shop gives images. */
@@ -151,24 +157,97 @@ export function productsFromShop(
       price: lowest / 100,
       ...(extra?.originalPrice !== undefined && extra.originalPrice * 100 > lowest
         ? { originalPrice: extra.originalPrice }
-        : {}),
+        : slashedPriceOf(shop, snapshot, lowest)),
       category: categories.has(category) ? category : site.categories[0]!.value,
-      badges: extra?.badges ?? [],
+      ...dashboardCopyOf(shop, extra),
       features: extra?.features ?? [],
       description: extra?.description ?? (text || name),
       ...(html ? { descriptionHtml: html } : {}),
       compatibility: extra?.compatibility ?? [],
       ...imagesFor(shop, extra, name),
       durations,
-      maxQuantity: extra?.maxQuantity ?? 1,
+      ...quantityRulesOf(shop, extra),
       isFeatured: extra?.isFeatured ?? false,
       shopUrl: extra?.shopUrl ?? `${shopUrl.replace(/\/$/, "")}/product/${shop.path ?? shop.id}`,
       currency: shop.currency,
       sold: shop.sold,
+      ...recentSalesOf(shop, snapshot),
       showStockCount: !snapshot.settings.hideStockCounts,
     });
   }
   return products;
+}
+
+/** "N sold in the last H hours" where the owner shows it and the sync could count it (never an offset added). */
+function recentSalesOf(shop: ShopProduct, snapshot: ShopSnapshot): Pick<Product, "recentSales"> {
+  const count = snapshot.salesCounts?.[String(shop.id)];
+  if (!shop.extras?.showSalesCount || count === undefined || count === 0) return {};
+  return { recentSales: { count, hours: shop.extras.salesCountHours ?? 24 } };
+}
+
+/**
+ * The shop's struck-through price (a variant's `price_slash`, else the product's `min_price_slash`) and the lowest
+ * price of the 30 days before the current one, shown together and only when every variant's prices have been
+ * recorded for those 30 days (price-history.server.ts): otherwise nothing is struck through.
+ */
+function slashedPriceOf(
+  shop: ShopProduct,
+  snapshot: ShopSnapshot,
+  lowest: number,
+): Pick<Product, "originalPrice" | "lowestPrice30"> {
+  const x = shop.extras ?? {};
+  const cheapest = shop.variants.find((v) => v.priceCents === lowest);
+  const slash = (cheapest && x.variantSlashCents?.[String(cheapest.id)]) ?? x.minPriceSlashCents;
+  if (slash === undefined || slash <= lowest || !snapshot.prices) return {};
+  const references = shop.variants.map((v) => snapshot.prices?.[String(v.id)]);
+  if (!references.every((r) => hasFullHistory(r, snapshot.syncedAt))) return {};
+  const lowest30 = Math.min(...references.map((r) => r?.lowestCents ?? lowest));
+  return { originalPrice: slash / 100, lowestPrice30: lowest30 / 100 };
+}
+
+/**
+ * What the owner set up in the dashboard for the page (badges, status line, tabs, bought together), each replaced by
+ * the overlay's own when it gives one. Tabs are sanitised like the description; an empty one is left out.
+ */
+function dashboardCopyOf(
+  shop: ShopProduct,
+  extra: ProductOverlay | undefined,
+): Pick<Product, "badges" | "statusLine" | "tabs" | "boughtTogether"> {
+  const x = shop.extras ?? {};
+  const badges = extra?.badges ?? x.badges?.map((b) => (b.color ? { label: b.label, color: b.color } : b.label)) ?? [];
+  const statusLine =
+    extra?.statusLine ??
+    (x.statusText ? { text: x.statusText, ...(x.statusColor ? { color: x.statusColor } : {}) } : undefined);
+  const tabs =
+    extra?.tabs ??
+    x.tabs
+      ?.map((tab) => ({ title: tab.title, html: sanitiseShopDescription(tab.content) }))
+      .filter((tab) => tab.html !== "");
+  const boughtTogether = extra?.boughtTogether ?? x.upsells;
+  return {
+    badges,
+    ...(statusLine ? { statusLine } : {}),
+    ...(tabs?.length ? { tabs } : {}),
+    ...(boughtTogether?.length ? { boughtTogether } : {}),
+  };
+}
+
+/**
+ * The shop's own rules for how many keys one checkout buys and what volume discounts it gives: what the shop charges,
+ * so never the overlay's (whose `maxQuantity` only applies when the shop sets no `quantity_max`).
+ */
+function quantityRulesOf(
+  shop: ShopProduct,
+  extra: ProductOverlay | undefined,
+): Pick<Product, "maxQuantity" | "minQuantity" | "volumeDiscounts" | "disableVolumeDiscountsWithCoupon"> {
+  const x = shop.extras ?? {};
+  const maxQuantity = Math.max(1, Math.min(QUANTITY_CEILING, x.quantityMax ?? extra?.maxQuantity ?? 1));
+  return {
+    maxQuantity,
+    ...(x.quantityMin !== undefined && x.quantityMin > 1 ? { minQuantity: Math.min(x.quantityMin, maxQuantity) } : {}),
+    ...(x.volumeDiscounts?.length ? { volumeDiscounts: x.volumeDiscounts } : {}),
+    ...(x.disableVolumeDiscountsWithCoupon ? { disableVolumeDiscountsWithCoupon: true } : {}),
+  };
 }
 
 /** Overlay entries (and their durations' variant ids) the shop no longer has: `catalog diff`. */

@@ -7,6 +7,8 @@ import { logger } from "~/platform/logger.server";
 import { startLeasedJob } from "~/platform/leases.server";
 import { catalogueProductsSkipped, catalogueSyncs, catalogueSyncSeconds } from "~/platform/metrics.server";
 import type { Database } from "../../../db/schema";
+import { withPriceHistory } from "./price-history.server";
+import { withSalesCounts } from "./sales-counts.server";
 import type { ShopSnapshot } from "./shop-catalogue.server";
 import { type SellAuthCatalogue, ShopApiError } from "./sources/sellauth.server";
 
@@ -193,7 +195,10 @@ export function startShopSync(options: ShopSyncOptions): ShopSync {
   async function sync(kind: "full" | "partial", work: () => Promise<ShopSnapshot>) {
     const started = performance.now();
     try {
-      const snapshot = await work();
+      // Sales are counted on full syncs (a resync keeps the last counts); every price seen is recorded, and the
+      // snapshot carries the counts and the 30-day price references to every instance.
+      const read = kind === "full" ? await withSalesCounts(api, await work(), now()) : await work();
+      const snapshot = await withPriceHistory(db, read, now());
       const version = await writeSnapshot(db, snapshot);
       catalogueSyncs.inc({ kind, outcome: "ok" });
       catalogueProductsSkipped.set(snapshot.skipped.length);

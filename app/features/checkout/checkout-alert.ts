@@ -60,44 +60,56 @@ const translations = new Map<string, MessageDescriptor>([
 ]);
 
 /** Our texts that carry a number, read back (the number as the API wrote it) into the message that says them. */
-const TEXTS_WITH_A_NUMBER: ReadonlyArray<readonly [RegExp, (number: string) => MessageDescriptor]> = [
+const TEXTS_WITH_A_NUMBER: ReadonlyArray<readonly [RegExp, (number: string, ...more: string[]) => MessageDescriptor]> =
   [
-    /^Only (\d+) of this licence (?:is|are) left\.$/,
-    (left) => {
-      const count = Number(left);
-      return msg({
-        message: plural(count, { one: "Only # of this licence is left.", other: "Only # of this licence are left." }),
-        comment: "Checkout refused: fewer keys of the chosen licence are left than the buyer asked for",
-      });
-    },
-  ],
-  [
-    /^quantity must be between 1 and (\d+) for this product$/,
-    (most) => {
-      const maxQuantity = Number(most);
-      return msg({
-        message: `quantity must be between 1 and ${maxQuantity} for this product`,
-        comment: "Checkout refused: more keys asked for than the product allows at once",
-      });
-    },
-  ],
-  [
-    /^The shop sent an unexpected answer \(HTTP (\d{3})\)\. Please try again\.$/,
-    (status) =>
-      msg({
-        message: `The shop sent an unexpected answer (HTTP ${status}). Please try again.`,
-        comment: "Checkout failed: the hosted shop answered something unreadable; {status} is an HTTP status code",
-      }),
-  ],
-  [
-    /^The shop could not start the checkout \(HTTP (\d{3})\)\. Please try again\.$/,
-    (status) =>
-      msg({
-        message: `The shop could not start the checkout (HTTP ${status}). Please try again.`,
-        comment: "Checkout failed: the hosted shop answered with an error; {status} is an HTTP status code",
-      }),
-  ],
-];
+    [
+      /^Only (\d+) of this licence (?:is|are) left\.$/,
+      (left) => {
+        const count = Number(left);
+        return msg({
+          message: plural(count, { one: "Only # of this licence is left.", other: "Only # of this licence are left." }),
+          comment: "Checkout refused: fewer keys of the chosen licence are left than the buyer asked for",
+        });
+      },
+    ],
+    [
+      /^quantity must be between ([2-9]|\d{2,}) and (\d+) for this product$/,
+      (least, most) => {
+        const minQuantity = Number(least);
+        const maxQuantity = Number(most);
+        return msg({
+          message: `quantity must be between ${minQuantity} and ${maxQuantity} for this product`,
+          comment: "Checkout refused: fewer or more keys asked for than the product allows at once",
+        });
+      },
+    ],
+    [
+      /^quantity must be between 1 and (\d+) for this product$/,
+      (most) => {
+        const maxQuantity = Number(most);
+        return msg({
+          message: `quantity must be between 1 and ${maxQuantity} for this product`,
+          comment: "Checkout refused: more keys asked for than the product allows at once",
+        });
+      },
+    ],
+    [
+      /^The shop sent an unexpected answer \(HTTP (\d{3})\)\. Please try again\.$/,
+      (status) =>
+        msg({
+          message: `The shop sent an unexpected answer (HTTP ${status}). Please try again.`,
+          comment: "Checkout failed: the hosted shop answered something unreadable; {status} is an HTTP status code",
+        }),
+    ],
+    [
+      /^The shop could not start the checkout \(HTTP (\d{3})\)\. Please try again\.$/,
+      (status) =>
+        msg({
+          message: `The shop could not start the checkout (HTTP ${status}). Please try again.`,
+          comment: "Checkout failed: the hosted shop answered with an error; {status} is an HTTP status code",
+        }),
+    ],
+  ];
 
 /**
  * An alert for the buyer in the page's language: one of our own checkout texts (as the API or the page says it in
@@ -108,8 +120,8 @@ export function checkoutAlert(message: string, i18n: I18n): string {
   const known = translations.get(message);
   if (known) return i18n._(known);
   for (const [pattern, describe] of TEXTS_WITH_A_NUMBER) {
-    const number = pattern.exec(message)?.[1];
-    if (number !== undefined) return i18n._(describe(number));
+    const [, number, ...more] = pattern.exec(message) ?? [];
+    if (number !== undefined) return i18n._(describe(number, ...more.filter((m) => m !== undefined)));
   }
   if (i18n.locale === DEFAULT_LOCALE) return message;
   const reason = message;

@@ -33,8 +33,8 @@ export function onlyLeftMessage(left: number): string {
 }
 
 /** The buyer asked for more keys than the product allows at once (its maximum may have changed since the page loaded). */
-export function quantityLimitMessage(maxQuantity: number): string {
-  return `quantity must be between 1 and ${maxQuantity} for this product`;
+export function quantityLimitMessage(maxQuantity: number, minQuantity = 1): string {
+  return `quantity must be between ${minQuantity} and ${maxQuantity} for this product`;
 }
 
 /** A checkout URL is only followed when it is our own path or an http(s) URL (never javascript: or data:). */

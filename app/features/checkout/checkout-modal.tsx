@@ -147,6 +147,8 @@ export interface CheckoutModalProps {
   onClose(): void;
   /** Where focus goes back to when the modal closes (the Purchase Now button). */
   returnFocusTo: React.RefObject<HTMLElement | null>;
+  /** The volume discount the page took off, repeated as a line above the shop's page. */
+  summary?: { discount?: { percent: number; amount: string }; total: string };
 }
 
 export function CheckoutModal({
@@ -156,8 +158,9 @@ export function CheckoutModal({
   startedAt,
   onClose,
   returnFocusTo,
+  summary,
 }: CheckoutModalProps) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const open = url !== undefined;
   if (open && typeof document !== "undefined") shareStyleNonce();
   const [failedUrl, setFailedUrl] = useState<string | undefined>(undefined);
@@ -165,6 +168,11 @@ export function CheckoutModal({
   const onFrameFailed = useCallback(() => setFailedUrl(url), [url]);
   // A chime over an error message would call the buyer back to a checkout that is not there.
   useCheckoutReminder(open && !frameFailed, startedAt);
+  const off = summary?.discount
+    ? i18n.number(summary.discount.percent / 100, { style: "percent", maximumFractionDigits: 2 })
+    : "";
+  const amount = summary?.discount?.amount ?? "";
+  const total = summary?.total ?? "";
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <Dialog.Portal>
@@ -190,6 +198,21 @@ export function CheckoutModal({
               <XMarkIcon className="size-5" />
             </Dialog.Close>
           </div>
+          {summary?.discount ? (
+            <p
+              data-testid="checkout-discount-line"
+              className="flex justify-between gap-4 border-b border-foreground/10 px-4 py-2 text-sm text-soft"
+            >
+              <span className="font-medium text-success-soft">
+                <Trans comment="In the checkout dialog: the volume discount taken off; {off} is a percentage, {amount} money">
+                  Volume discount ({off} off): −{amount}
+                </Trans>
+              </span>
+              <span className="tabular-nums">
+                <Trans comment="In the checkout dialog: the total the shop charges">Total: {total}</Trans>
+              </span>
+            </p>
+          ) : null}
           {url ? (
             <CheckoutFrame
               key={url}

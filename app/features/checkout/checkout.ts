@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { computeTotal } from "~/features/catalog/pricing";
-import { QUANTITY_CEILING } from "~/features/catalog/catalog";
+import { minQuantityOf, QUANTITY_CEILING } from "~/features/catalog/catalog";
 import type { Duration, Product } from "~/features/catalog/catalog.content";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "~/features/i18n/locales";
 import { CHECKOUT_MESSAGES, onlyLeftMessage, quantityLimitMessage } from "./checkout-messages";
@@ -49,7 +49,7 @@ export interface CheckoutCart {
   variantId: number;
   durationLabel: string;
   quantity: number;
-  /** Server-computed total for the line at list price, in cents (before any coupon). */
+  /** Server-computed total for the line, in cents: list price less any volume discount, before any coupon. */
   amountCents: number;
   /** The code the buyer entered; the shop decides whether it applies. */
   coupon?: string;
@@ -73,7 +73,9 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
   if (!product) return { error: CHECKOUT_MESSAGES.unknownProduct };
   const duration = product.durations.find((d) => d.variantId !== null && d.variantId === request.variantId);
   if (!duration || duration.variantId === null) return { error: CHECKOUT_MESSAGES.unknownDuration };
-  if (request.quantity > product.maxQuantity) return { error: quantityLimitMessage(product.maxQuantity) };
+  const least = minQuantityOf(product);
+  if (request.quantity > product.maxQuantity || request.quantity < least)
+    return { error: quantityLimitMessage(product.maxQuantity, least) };
   if (duration.stock === 0) return { error: CHECKOUT_MESSAGES.soldOut, soldOut: true };
   if (duration.stock !== undefined && request.quantity > duration.stock)
     return { error: onlyLeftMessage(duration.stock), soldOut: true };
@@ -86,7 +88,8 @@ export function resolveCart(products: readonly Product[], request: CheckoutReque
       variantId: duration.variantId,
       durationLabel: duration.label,
       quantity: request.quantity,
-      amountCents: computeTotal(product, duration, request.quantity),
+      // Volume discounts included (and turned off by a coupon where the shop says so): the total the page showed.
+      amountCents: computeTotal(product, duration, request.quantity, { coupon: request.coupon }),
       ...(request.coupon ? { coupon: request.coupon } : {}),
     },
   };

@@ -3,6 +3,20 @@ import { Select, Trans } from "@lingui/react/macro";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { DemoCheckoutView } from "./demo-checkout.server";
 
+/** The order summary's discount line: `Volume discount (5 or more: 10% off)  -$22.50`. */
+function VolumeDiscountRow({ quantity, percent, amount }: { quantity: number; percent: number; amount: string }) {
+  return (
+    <div className="flex justify-between gap-4 px-4 py-3">
+      <dt className="text-soft">
+        <Trans comment="Demo checkout: the volume discount's line; {quantity} keys or more, {percent} percent off">
+          Volume discount ({quantity} or more: {percent}% off)
+        </Trans>
+      </dt>
+      <dd className="text-end font-medium text-success-soft tabular-nums">{amount}</dd>
+    </div>
+  );
+}
+
 /**
  * The built-in demo shop's invoice page (shown inside the checkout modal, or in its own tab), in the buyer's language:
  * its way back to the shop leads to pages in that language too.
@@ -62,21 +76,24 @@ export function DemoCheckoutPage({
             <dd className="text-end font-medium text-foreground">{view.quantity}</dd>
           </div>
         ) : null}
+        {view.coupon || view.volumeDiscount ? (
+          <div className="flex justify-between gap-4 px-4 py-3">
+            <dt className="text-soft">
+              <Trans comment="Demo checkout: the list price before the coupon">Price</Trans>
+            </dt>
+            <dd className="text-end text-soft tabular-nums">
+              {view.volumeDiscount?.listTotal ?? view.coupon?.listTotal}
+            </dd>
+          </div>
+        ) : null}
+        {view.volumeDiscount ? <VolumeDiscountRow {...view.volumeDiscount} /> : null}
         {view.coupon ? (
-          <>
-            <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-soft">
-                <Trans comment="Demo checkout: the list price before the coupon">Price</Trans>
-              </dt>
-              <dd className="text-end text-soft tabular-nums">{view.coupon.listTotal}</dd>
-            </div>
-            <div className="flex justify-between gap-4 px-4 py-3">
-              <dt className="text-soft">
-                <Trans comment="Demo checkout: the coupon code applied">Coupon</Trans>
-              </dt>
-              <dd className="text-end font-medium text-success-soft">{view.coupon.code}</dd>
-            </div>
-          </>
+          <div className="flex justify-between gap-4 px-4 py-3">
+            <dt className="text-soft">
+              <Trans comment="Demo checkout: the coupon code applied">Coupon</Trans>
+            </dt>
+            <dd className="text-end font-medium text-success-soft">{view.coupon.code}</dd>
+          </div>
         ) : null}
         <div className="flex justify-between gap-4 px-4 py-3">
           <dt className="text-soft">

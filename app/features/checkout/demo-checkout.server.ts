@@ -1,4 +1,4 @@
-import { computeTotal, formatUsd } from "~/features/catalog/pricing";
+import { formatUsd, priceLine } from "~/features/catalog/pricing";
 import { getProduct } from "~/features/catalog/catalogue.server";
 import { type AnyLocale, DEFAULT_LOCALE } from "~/features/i18n/locales";
 import { z } from "zod";
@@ -27,8 +27,10 @@ export interface DemoCheckoutView {
   quantity: number;
   /** What is charged: the list price, less the coupon's discount when one applied. */
   total: string;
-  /** The coupon applied, and the list price it was taken off. */
+  /** The coupon applied, and the list price (before every discount) it was taken off. */
   coupon?: { code: string; listTotal: string };
+  /** The volume discount taken off the list price: its tier and amount (`-$22.50`), and the list price before it. */
+  volumeDiscount?: { quantity: number; percent: number; amount: string; listTotal: string };
   status: "pending" | "completed" | "failed" | "refunded";
   orderId: string;
 }
@@ -40,7 +42,12 @@ export async function loadDemoCheckout(invoiceId: string, locale: AnyLocale): Pr
   if (!order) return undefined;
   const product = getProduct(order.product_id, locale);
   const duration = product?.durations.find((d) => d.variantId === order.variant_id);
-  const listCents = product && duration ? computeTotal(product, duration, order.quantity) : undefined;
+  // Priced again by the one rule the page and the checkout used: the list price, and the tier it reached.
+  const line =
+    product && duration
+      ? priceLine(product, duration, order.quantity, { coupon: order.coupon ?? undefined })
+      : undefined;
+  const listCents = line?.listCents;
   return {
     invoiceId,
     productId: order.product_id,
@@ -51,6 +58,16 @@ export async function loadDemoCheckout(invoiceId: string, locale: AnyLocale): Pr
     total: formatUsd(order.amount_cents),
     ...(order.coupon && listCents !== undefined
       ? { coupon: { code: order.coupon, listTotal: formatUsd(listCents) } }
+      : {}),
+    ...(line?.discount
+      ? {
+          volumeDiscount: {
+            quantity: line.discount.tier.quantity,
+            percent: line.discount.tier.percent,
+            amount: `-${formatUsd(line.discount.cents)}`,
+            listTotal: formatUsd(line.listCents),
+          },
+        }
       : {}),
     status: order.status,
     orderId: order.id,

@@ -27,6 +27,12 @@ function alertBuyer(message: string, i18n: I18n) {
 }
 type CheckoutModalComponent = Awaited<ReturnType<typeof loadCheckoutModal>>["CheckoutModal"];
 
+/** What the checkout modal repeats above the shop's page: the volume discount taken off, and the total. */
+export interface CheckoutSummary {
+  discount?: { percent: number; amount: string };
+  total: string;
+}
+
 export interface PurchaseButtonProps {
   product: Pick<Product, "id" | "name">;
   duration: Pick<Duration, "label" | "variantId">;
@@ -36,6 +42,7 @@ export interface PurchaseButtonProps {
   coupon?: string;
   /** Hosted checkout in a modal (default) or a new tab; defaults to the product loader's `checkout.modal`. */
   modal?: boolean;
+  summary?: CheckoutSummary;
 }
 
 /** CHECKOUT_MODAL as passed by the product loader (`{ checkout: { modal } }`). */
@@ -71,7 +78,7 @@ function usePaymentDetection(orderId: string | null, watching: boolean, onPaid: 
 }
 
 /** `Purchase Now`: solves the captcha in the background, starts one checkout at a time, shows the hosted checkout. */
-export function PurchaseButton({ product, duration, quantity = 1, coupon = "", modal }: PurchaseButtonProps) {
+export function PurchaseButton({ product, duration, quantity = 1, coupon = "", modal, summary }: PurchaseButtonProps) {
   const { t, i18n } = useLingui();
   const { path, locale } = useLocale();
   const modalSetting = useCheckoutModalSetting();
@@ -206,6 +213,7 @@ export function PurchaseButton({ product, duration, quantity = 1, coupon = "", m
           url={phase.name === "open" ? phase.url : undefined}
           startedAt={phase.name === "open" ? phase.startedAt : undefined}
           productName={`${product.name} (${duration.label})`}
+          summary={summary}
           frameRefused={phase.name === "open" ? phase.frameRefused : undefined}
           onClose={() => {
             setPhase({ name: "idle" });

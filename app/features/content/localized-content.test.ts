@@ -16,3 +16,22 @@ describe("overlayTranslation", () => {
     expect(report.missing).toEqual(["[1].name", "[1].features[0]", "[1].features[1]", "[1].images[0].alt"]);
   });
 });
+
+describe("overlayTranslation of coloured badges (issue 36)", () => {
+  it("takes a bare translated label for a {label, color} badge, and never a colour from a translation", () => {
+    const report: TranslationReport = { missing: [], ignored: [] };
+    const merged = overlayTranslation(
+      [{ id: 1, badges: [{ label: "Popular", color: "#f59e0b" }, "New"] }],
+      [{ id: 1, badges: ["Beliebt", "Neu"] }],
+      report,
+    );
+    expect(merged).toEqual([{ id: 1, badges: [{ label: "Beliebt", color: "#f59e0b" }, "Neu"] }]);
+    expect(report.ignored).toEqual([]);
+    const recoloured = overlayTranslation(
+      [{ label: "Popular", color: "#f59e0b" }],
+      [{ label: "Beliebt", color: "#000000" }],
+      { missing: [], ignored: [] },
+    );
+    expect(recoloured).toEqual([{ label: "Beliebt", color: "#f59e0b" }]);
+  });
+});

@@ -31,6 +31,7 @@ const NON_TEXT_KEYS = new Set([
   "resolvedAt",
   "parseRules",
   "avatar",
+  "color",
 ]);
 
 /** Keys whose value identifies an array element: a translated element must name the same one. */
@@ -88,8 +89,14 @@ export function overlayTranslation(
     });
   }
   if (isRecord(english)) {
-    const other = isRecord(translated) ? translated : {};
-    if (translated !== undefined && !isRecord(translated)) report.ignored.push(`${at}: expected an object`);
+    // A coloured badge (`{label, color}`) may be translated as its bare label, as plain badges are.
+    const other = isRecord(translated)
+      ? translated
+      : typeof translated === "string" && typeof english.label === "string"
+        ? { label: translated }
+        : {};
+    if (translated !== undefined && !isRecord(translated) && other.label === undefined)
+      report.ignored.push(`${at}: expected an object`);
     for (const name of Object.keys(other))
       if (!(name in english)) report.ignored.push(`${at ? `${at}.` : ""}${name}: not in the English file`);
     return Object.fromEntries(

@@ -4,6 +4,7 @@ import { buttonStyles } from "~/components/ui/button-styles";
 import { ReviewList } from "./review-card";
 import { aggregateRating, REVIEWS_TTL_MS, type ReviewsPayload } from "./reviews";
 import { fetchReviews } from "./reviews-api";
+import { ReviewsOrigin } from "./reviews-origin";
 
 const PAGE_SIZE = 6;
 const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1 } as const;
@@ -87,6 +88,7 @@ export function ProductReviews({ productId, initial = null }: { productId: numbe
       ) : null}
       {reviews.length > 0 ? (
         <>
+          <ReviewsOrigin origin={state.kind === "ready" ? state.payload.origin : undefined} />
           <ReviewList reviews={reviews.slice(0, shown)} />
           {reviews.length > shown ? (
             <div className="text-center">

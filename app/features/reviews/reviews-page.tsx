@@ -1,4 +1,5 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
+import { ReviewsOrigin } from "./reviews-origin";
 import { useEffect, useRef, useState } from "react";
 import { DEFAULT_LOCALE, localeInfo } from "~/features/i18n/locales";
 import { ReviewList } from "./review-card";
@@ -22,13 +23,13 @@ function FallbackReason({ reason }: { reason: string }) {
 
 type VouchesState =
   | { kind: "loading" }
-  | { kind: "list"; reviews: Review[]; summary?: ReviewsPayload["summary"] }
+  | { kind: "list"; reviews: Review[]; summary?: ReviewsPayload["summary"]; origin?: ReviewsPayload["origin"] }
   | { kind: "fallback"; reason: string };
 
 /** A list (even a stale one) beats samples; samples only when there is nothing real to show. */
 function fromPayload(payload: ReviewsPayload): VouchesState {
   if (payload.reviews.length === 0 && payload.error) return { kind: "fallback", reason: payload.error };
-  return { kind: "list", reviews: payload.reviews, summary: payload.summary };
+  return { kind: "list", reviews: payload.reviews, summary: payload.summary, origin: payload.origin };
 }
 
 /**
@@ -137,7 +138,12 @@ export function ReviewsPage({ initial = null, samples = [] }: { initial?: Review
           </Trans>
         </p>
       ) : null}
-      {state.kind === "list" && state.reviews.length > 0 ? <ReviewList reviews={state.reviews} /> : null}
+      {state.kind === "list" && state.reviews.length > 0 ? (
+        <>
+          <ReviewsOrigin origin={state.origin} className="mb-6 text-center" />
+          <ReviewList reviews={state.reviews} />
+        </>
+      ) : null}
     </section>
   );
 }

@@ -21,6 +21,8 @@ export const reviewSchema = z.object({
   verified: z.literal(true).optional(),
   /** The shop's answer to the review. */
   reply: z.string().max(2000).optional(),
+  /** Left by the shop when the buyer left none: shown, not counted in the rating. */
+  automatic: z.literal(true).optional(),
 });
 
 /** The JSON answer of `GET /api/reviews` (ReviewsPayload). */
@@ -30,6 +32,7 @@ export const reviewsPayloadSchema = z.object({
   stale: z.boolean(),
   error: z.string().optional(),
   summary: z.object({ average: z.number(), count: z.number().int().nonnegative() }).optional(),
+  origin: z.enum(["shop", "vouch", "curated"]).optional(),
 });
 
 const selector = z.string().trim().min(1, { message: "expected a CSS selector" });

@@ -201,8 +201,9 @@ export async function getReviews(
   // REVIEWS_SOURCE=content keeps the curated list even when a vouch page is configured.
   const url = from === "vouch" ? vouchPageUrl(source) : undefined;
   const content = getContent();
-  if (!url) return { reviews: content.reviews.curated, fetchedAt: null, stale: false };
-  return readVouchReviews({ db: getDb().db, rules: content.reviews.parseRules }, url, options);
+  if (!url) return { reviews: content.reviews.curated, fetchedAt: null, stale: false, origin: "curated" };
+  const read = await readVouchReviews({ db: getDb().db, rules: content.reviews.parseRules }, url, options);
+  return read ? { ...read, origin: "vouch" } : read;
 }
 
 /** True when reviews are the shop's own feedback from paid invoices: only those rate a product in its JSON-LD. */
@@ -213,7 +214,7 @@ export function reviewsAreVerified(): boolean {
 /** The shop's feedback as reviews, newest first: all of it for /reviews, one product's for its page. */
 function shopReviews(source: ReviewSource, productId: number | undefined): ReviewsPayload {
   const snapshot = currentShopSnapshot();
-  if (!snapshot) return { reviews: [], fetchedAt: null, stale: true, error: FETCH_FAILED_REASON };
+  if (!snapshot) return { reviews: [], fetchedAt: null, stale: true, error: FETCH_FAILED_REASON, origin: "shop" };
   const feedback = visibleFeedback(snapshot)
     .filter((f) => source === "page" || productId === undefined || f.productId === productId)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -226,6 +227,7 @@ function shopReviews(source: ReviewSource, productId: number | undefined): Revie
     rating: f.rating,
     date: /^\d{4}-\d{2}-\d{2}/.exec(f.createdAt)?.[0] ?? snapshot.syncedAt.slice(0, 10),
     ...(f.reply ? { reply: f.reply.slice(0, 2000) } : {}),
+    ...(f.automatic ? { automatic: true as const } : {}),
   }));
   const { averageRating, totalFeedbacks } = snapshot.settings;
   // Pages render again whenever the catalogue changes, so the list is never older than the page: nothing to refetch.
@@ -233,6 +235,7 @@ function shopReviews(source: ReviewSource, productId: number | undefined): Revie
     reviews,
     fetchedAt: null,
     stale: false,
+    origin: "shop",
     ...(source === "page" && averageRating !== null && totalFeedbacks !== null
       ? { summary: { average: averageRating, count: totalFeedbacks } }
       : {}),

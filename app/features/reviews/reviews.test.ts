@@ -47,6 +47,14 @@ describe("aggregateRating", () => {
     });
   });
 
+  it("never counts feedback the shop left automatically", () => {
+    expect(aggregateRating([{ rating: 5, automatic: true }, { rating: 3 }])).toMatchObject({
+      ratingValue: 3,
+      reviewCount: 1,
+    });
+    expect(aggregateRating([{ rating: 5, automatic: true }])).toBeUndefined();
+  });
+
   it("is undefined without reviews (no empty AggregateRating in JSON-LD)", () => {
     expect(aggregateRating([])).toBeUndefined();
     expect(aggregateRatingProperty(null)).toEqual({});

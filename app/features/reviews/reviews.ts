@@ -24,7 +24,12 @@ export interface ReviewsPayload {
   error?: string;
   /** The shop's own average and count of all its feedback (the verified-reviews source). */
   summary?: { average: number; count: number };
+  /** Where the reviews come from, said in one sentence wherever they are shown (UCPD Art. 7(6); docs/shop.md). */
+  origin?: ReviewOrigin;
 }
+
+/** The shop's verified feedback from buyers, the vouch page, or quotes the shop chose itself (content/reviews.json). */
+export type ReviewOrigin = "shop" | "vouch" | "curated";
 
 /** How reviews written by the shop's buyers are signed (the shop gives no names). */
 export const VERIFIED_BUYER = "Verified buyer";
@@ -46,7 +51,9 @@ export function isoDay(now: Date): string {
 }
 
 /** schema.org AggregateRating for a product's JSON-LD, or undefined when there is nothing to aggregate. */
-export function aggregateRating(reviews: ReadonlyArray<Pick<Review, "rating">>) {
+export function aggregateRating(all: ReadonlyArray<Pick<Review, "rating" | "automatic">>) {
+  // Feedback the shop left itself (the buyer wrote none) is shown, never counted in the rating.
+  const reviews = all.filter((r) => !r.automatic);
   if (reviews.length === 0) return undefined;
   const sum = reviews.reduce((acc, r) => acc + r.rating, 0);
   return {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { retryAfterHeaderMs } from "~/platform/retry-after";
 import { parsePriceCents } from "../pricing";
+import { readShopExtras, type ShopProductExtras } from "./sellauth-extras.server";
 
 export interface ShopVariant {
   id: number;
@@ -28,6 +29,8 @@ export interface ShopProduct {
   variants: ShopVariant[];
   /** The shop's own product images, in its order; empty when it has none (or none could be read). */
   images: ShopImage[];
+  /** What the owner set up in the dashboard (volume discounts, tabs, badges…): absent when nothing could be read. */
+  extras?: ShopProductExtras;
 }
 
 export interface ShopImage {
@@ -208,8 +211,15 @@ export function readShopProduct(
       sold: Math.max(0, p.products_sold ?? 0),
       variants,
       images: readShopImages(raw, delivery),
+      ...extrasOf(raw, p.id),
     },
   };
+}
+
+/** The dashboard's fields, each read alone (sellauth-extras.server.ts): a malformed one never costs the product. */
+function extrasOf(raw: unknown, id: number): { extras?: ShopProductExtras } {
+  const { extras } = readShopExtras(raw, id);
+  return Object.keys(extras).length > 0 ? { extras } : {};
 }
 
 /** An absolute http(s) URL without credentials; anything else (javascript:, data:, relative, junk) is not an image. */
@@ -453,6 +463,26 @@ export function createSellAuthCatalogue({
           },
         ];
       });
+    },
+
+    /**
+     * The shop's invoices created since `since`, newest first (`GET /v1/shops/{shopId}/invoices`, pages of 100, read
+     * until one reaches past `since`; at most `maxPages`). Raw: the caller reads only what it needs.
+     */
+    async invoicesSince(since: Date, maxPages = 20): Promise<unknown[]> {
+      const found: unknown[] = [];
+      for (let page = 1; page <= maxPages; page++) {
+        const raw = await get(`/invoices?page=${page}&perPage=${PER_PAGE}`);
+        const answer = Array.isArray(raw) ? { data: raw, last_page: page } : pageSchema.safeParse(raw).data;
+        if (!answer) throw new ShopApiError(`the shop's /invoices page ${page} is not a page of results`);
+        found.push(...answer.data);
+        const oldest = answer.data
+          .map((i) => Date.parse(String((i as { created_at?: unknown } | null)?.created_at ?? "")))
+          .filter(Number.isFinite);
+        if (page >= (answer.last_page ?? page) || answer.data.length === 0) break;
+        if (oldest.length > 0 && Math.min(...oldest) < since.getTime()) break;
+      }
+      return found;
     },
 
     /** This shop's settings, from `GET /v1/shops` (the API lists every shop of the key's owner). */
