@@ -10,7 +10,9 @@ export function createNodeSqliteDialect(file: string): { dialect: SqliteDialect;
   const database = {
     close: () => raw.close(),
     prepare(sql: string) {
-      const stmt = raw.prepare(sql);
+      // Transactions take the write lock when they begin: a read-then-write transaction in WAL mode is otherwise refused
+      // at once ("database is locked", busy_timeout or not) when another process (the CLI, an instance) wrote meanwhile.
+      const stmt = raw.prepare(/^\s*begin\s*$/i.test(sql) ? "begin immediate" : sql);
       return {
         reader: stmt.columns().length > 0,
         all: (p: ReadonlyArray<unknown>) => stmt.all(...(p as SQLInputValue[])),
