@@ -59,6 +59,8 @@ test("no built client asset contains a secret value or a secret variable name", 
 });
 
 test("no rendered page, route data or public API answer contains a secret", async () => {
+  // Some 240 server renders: more than 30 s on a 2-core machine under load, even four at a time.
+  test.setTimeout(120_000);
   const leaks: string[] = [];
   const urls = [
     ...allPagePaths().flatMap((p) => [p, `${p === "/" ? "/_root" : p}.data`]),

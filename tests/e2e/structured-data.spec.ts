@@ -24,6 +24,8 @@ test("every indexable page names the Organization, has an absolute canonical lin
   request,
   baseURL,
 }) => {
+  // Some 110 pages read one after another: more than 30 s on a 2-core machine under load.
+  test.setTimeout(90_000);
   for (const path of allPagePaths().filter((p) => !p.endsWith("/this-page-does-not-exist"))) {
     const { jsonLd, meta, canonical } = await load(request, path);
     expect(
