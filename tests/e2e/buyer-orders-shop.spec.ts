@@ -1,5 +1,3 @@
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { expect, type Page } from "@playwright/test";
 import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { BUYERS, PARTIAL_SECRET, REFUNDED_SECRET } from "../fakes/shop-invoices";
@@ -7,6 +5,7 @@ import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "../fake
 import { type AppServer, startAppServer } from "../support/app-server";
 import { test } from "../support/own-client-address";
 import { logLinesWithMessage, secretsInLog } from "../support/server-log";
+import { openStoreDatabase } from "../support/store-database";
 
 // The buyer's orders read from the shop's invoices (issue 29), the code mailed through a real SMTP server on
 // 127.0.0.1: one app, one shop emulator and one SMTP server for the whole file.
@@ -94,7 +93,7 @@ async function signIn(page: Page, code: string) {
 const orderCards = (page: Page) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2 }) });
 
 function newestMail(): { id: string; status: string; attempts: number } {
-  const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
+  const db = openStoreDatabase(server.dataDir);
   try {
     return db.prepare("SELECT id, status, attempts FROM mail_outbox ORDER BY created_at DESC LIMIT 1").get() as {
       id: string;

@@ -1,12 +1,11 @@
 import crypto from "node:crypto";
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { type Browser, expect, type Page } from "@playwright/test";
 import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { runCli } from "../support/cli";
 import { test } from "../support/own-client-address";
 import { secretsInLog } from "../support/server-log";
+import { openStoreDatabase } from "../support/store-database";
 
 // The buyer's orders behind a one-time code (issue 29), read from the demo mailbox; one server and database here.
 // Each test walks several pages with axe checks and mail round trips: on a loaded machine that outlasts 30 s.
@@ -28,7 +27,7 @@ test.afterAll(async () => {
 test.use({ baseURL: undefined });
 
 function database() {
-  return new DatabaseSync(path.join(server.dataDir, "store.db"));
+  return openStoreDatabase(server.dataDir);
 }
 
 /** A demo order of `email`, as the demo checkout records it (paid, with its key, unless a status is given). */

@@ -1,9 +1,8 @@
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { expect, type Page, test } from "@playwright/test";
 import { axeBuilder, WCAG_TAGS } from "../support/axe";
 
 import { type AppServer, startAppServer } from "../support/app-server";
+import { openStoreDatabase } from "../support/store-database";
 
 const COMMUNITY_URL = "https://chat.example.com/kestrel";
 
@@ -396,7 +395,7 @@ test.describe("status with an open incident", () => {
   test.beforeAll(async () => {
     server = await startAppServer();
     // The operator CLI writes to the same table; writing it directly keeps this spec independent of the CLI.
-    const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
+    const db = openStoreDatabase(server.dataDir);
     db.prepare("INSERT INTO incidents (title, body, started_at, resolved_at) VALUES (?, ?, ?, NULL)").run(
       "Licence server delays",
       "Activations may take a few minutes.",

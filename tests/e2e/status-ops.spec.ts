@@ -1,8 +1,7 @@
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { runCli } from "../support/cli";
+import { openStoreDatabase } from "../support/store-database";
 
 // Operators change /status from the command line while the server runs; one server and database for this file.
 test.describe.configure({ mode: "serial" });
@@ -90,7 +89,7 @@ test("the incidents list appears only while an incident is open; a resolved one 
 
 test("an unknown stored status shows as unknown, in the legend's colour", async ({ page }) => {
   // The CLI refuses unknown values; a hand-edited database can still hold one.
-  const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
+  const db = openStoreDatabase(server.dataDir);
   try {
     db.prepare("UPDATE status_entries SET status = ? WHERE name = ?").run("exploded", "Kestrel Studio");
   } finally {

@@ -1,6 +1,4 @@
 import crypto from "node:crypto";
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { type Browser, expect, type Page } from "@playwright/test";
 import { axeBuilder } from "../support/axe";
 import { CLOSING_MESSAGES } from "~/features/support-chat/support-chat";
@@ -10,6 +8,7 @@ import { runCli } from "../support/cli";
 import { test } from "../support/own-client-address";
 import { openChat } from "../support/support-chat";
 import { secretsInLog } from "../support/server-log";
+import { openStoreDatabase } from "../support/store-database";
 
 // Issue 30's mail: a request whose last answer is an address gets its private link by mail, and a team reply the
 // visitor did not see (the page closed) arrives by mail once. One app and one real SMTP server on 127.0.0.1; the wait
@@ -43,7 +42,7 @@ const url = (p: string) => `${server.url}${p}`;
 const uniqueAddress = (name: string) => `${name}-${crypto.randomBytes(4).toString("hex")}@example.com`;
 
 function query<T>(sql: string, ...params: string[]): T[] {
-  const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
+  const db = openStoreDatabase(server.dataDir);
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {
@@ -156,7 +155,7 @@ test("a signed-in buyer finds their conversations at /orders and opens one on th
   await theMailTo(email, "Your support request: Key Reset");
   // A paid demo order of the address, so /orders mails a sign-in code to it.
   const orderId = crypto.randomUUID();
-  const db = new DatabaseSync(path.join(server.dataDir, "store.db"));
+  const db = openStoreDatabase(server.dataDir);
   try {
     db.prepare(
       `INSERT INTO orders (id, provider, provider_invoice_id, product_id, variant_id, quantity, amount_cents, status,
