@@ -2,20 +2,10 @@
 // support requests, mail and visitor messages per second through the delivery engine, against the chat webhook
 // receiver, the SMTP receiver and the Discord emulator on 127.0.0.1, on SQLite and PostgreSQL (BENCH_DELIVERY_COUNT
 // items each). No build needed: the workers run under tsx.
-import { spawn } from "node:child_process";
-import path from "node:path";
+import { runTsxBench } from "./tsx-bench.mjs";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-
-export async function benchDelivery() {
-  const tsx = path.join(ROOT, "node_modules/.bin/tsx");
-  const child = spawn(
-    process.execPath,
-    [tsx, "--import", "./scripts/lib/lingui-macros.register.mjs", "scripts/lib/bench-delivery-run.ts"],
-    { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, LOG_LEVEL: "error" } },
-  );
-  const code = await new Promise((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`the delivery bench exited with ${code}`);
+export function benchDelivery() {
+  return runTsxBench("scripts/lib/bench-delivery-run.ts", "delivery");
 }
 
 // Run on its own: node scripts/lib/bench-delivery.mjs
