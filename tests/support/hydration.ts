@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 
 /**
- * Opens a page and waits until React Router's client modules ran (they start after the page's first paint) and the
+ * Opens a page and waits until React has hydrated it (its client modules start after the first paint) and the
  * browser went idle twice, so mount effects such as the product page's captcha have started. Not "networkidle": the
  * proof-of-work widget's workers are terminated once solved, and Chromium then never reports their module request
  * finished, so networkidle can wait forever on product pages.
@@ -9,7 +9,16 @@ import type { Page } from "@playwright/test";
 export async function gotoHydrated(page: Page, path: string) {
   const response = await page.goto(path);
   await page.waitForLoadState("load");
-  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  // Not `__reactRouterRouteModules` alone: the route modules set it before the entry (and the page's messages) have
+  // loaded, and a busy browser can go idle twice while those are still on the wire.
+  await page.waitForFunction(() => {
+    const main = document.querySelector("#main");
+    return (
+      "__reactRouterRouteModules" in window &&
+      main !== null &&
+      Object.keys(main).some((key) => key.startsWith("__reactFiber"))
+    );
+  });
   await page.evaluate(
     () => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))),
   );
