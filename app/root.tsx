@@ -148,8 +148,12 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
 export default function App({ loaderData }: Route.ComponentProps) {
   useReplayEarlyClicks();
   // A route with `handle.layout === "bare"` (the demo checkout shown inside our checkout frame) gets no site chrome.
-  const bare = useMatches().some((m) => (m.handle as { layout?: string } | undefined)?.layout === "bare");
-  if (bare) {
+  const layout = useMatches().find((m) => (m.handle as { layout?: string } | undefined)?.layout)?.handle as
+    | { layout?: string }
+    | undefined;
+  // The staff console draws its own shell (features/console/console-shell.tsx): none of the shop's chrome or chat.
+  if (layout?.layout === "console") return <Outlet />;
+  if (layout?.layout === "bare") {
     return (
       // Named by the page's heading, so inside the checkout frame it is not a second unnamed main beside the page's own.
       <main id="main" aria-labelledby={BARE_PAGE_HEADING_ID}>

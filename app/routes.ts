@@ -2,6 +2,19 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 import { LEGAL_PAGES, legalRouteId } from "./features/legal/legal-pages";
 
 export default [
+  // The staff console (issue 34), in each language under the same optional prefix; its own shell, never cached.
+  route(":lang?/admin", "routes/admin.tsx", [
+    index("routes/admin-dashboard.tsx"),
+    route("sign-in", "routes/admin-sign-in.tsx"),
+    route("setup", "routes/admin-setup.tsx"),
+    route("account", "routes/admin-account.tsx"),
+    route("staff", "routes/admin-staff.tsx"),
+    route("audit", "routes/admin-audit.tsx"),
+    route("audit.csv", "routes/admin-audit[.]csv.ts"),
+    route("sign-out", "routes/admin-sign-out.ts"),
+    route("language", "routes/admin-language.ts"),
+    route("*", "routes/admin-not-found.tsx"),
+  ]),
   // Pages answer at /path in English and at /<locale>/path in each other language (app/features/i18n/locales.ts).
   route(":lang?", "routes/locale.tsx", [
     index("routes/home.tsx"),

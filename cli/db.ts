@@ -15,8 +15,9 @@ export const DB_USAGE = `Usage:
 
 Moves a shop's data between databases (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) as JSON Lines, one row
 per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows and their
-recorded history, incidents with their updates and the reviews cache are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
-catalogue), the mail outbox (codes and links that expire) and the buyers' sign-in codes and sessions are not.
+recorded history, incidents with their updates, the reviews cache, the console's staff (with their passkeys' public
+keys) and the audit log are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
+catalogue), the mail outbox (codes and links that expire) and the buyers' and staff's sign-in codes, links and sessions are not.
 "import" keeps ids and runs in one transaction into an empty database; --replace deletes what the target holds first.
 "backup" writes an online copy of the SQLite database (VACUUM INTO); on PostgreSQL use pg_dump.`;
 
@@ -35,6 +36,11 @@ export const SHOP_DATA_TABLES = {
   support_conversation_keys: "key_hash",
   support_conversation_messages: "id",
   reviews_cache: "source",
+  // The console's team with their passkeys' public halves, and the audit log (issue 34). A shop moved to another
+  // domain keeps its staff, but passkeys belong to the old host name: invite everyone again (docs/console.md).
+  staff: "id",
+  staff_passkeys: "id",
+  audit_log: "id",
 } as const;
 
 /**
@@ -58,6 +64,10 @@ export const TRANSIENT_TABLES: readonly string[] = [
   // The prices the shop sync saw (issue 36): recorded again from the next sync; until 30 days are recorded again, no
   // struck-through price is shown (the safe side of the EU's 30-day rule).
   "shop_price_history",
+  // The console's setup links (an hour), sessions (7 days at most) and WebAuthn challenges (5 minutes).
+  "staff_setup_links",
+  "staff_sessions",
+  "staff_challenges",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

@@ -11,6 +11,7 @@ import { runIncidentsCli } from "./incidents";
 import { runMailCli } from "./mail";
 import { runOrdersCli } from "./orders";
 import { runStatusCli } from "./status";
+import { runStaffCli } from "./staff";
 import { runSupportCli } from "./support";
 
 /** Operator commands, one registration line each: `npm run cli -- <command> ...`. */
@@ -29,6 +30,10 @@ const commands: Record<string, { summary: string; run: (argv: string[]) => Promi
   catalog: {
     summary: "the connected shop's catalogue: last sync, a starter content overlay, overlay entries the shop dropped",
     run: runCatalogCli,
+  },
+  staff: {
+    summary: "the console's team: invite (a one-time passkey setup link), list, remove, end someone's sessions",
+    run: runStaffCli,
   },
   db: {
     summary: "export or import the shop's data as JSON Lines (SQLite <-> PostgreSQL), or back up SQLite",

@@ -250,6 +250,84 @@ export interface Database {
   support_conversation_messages: SupportConversationMessagesTable;
   support_conversation_keys: SupportConversationKeysTable;
   support_relay_status: SupportRelayStatusTable;
+  staff: StaffTable;
+  staff_passkeys: StaffPasskeysTable;
+  staff_setup_links: StaffSetupLinksTable;
+  staff_sessions: StaffSessionsTable;
+  staff_challenges: StaffChallengesTable;
+  audit_log: AuditLogTable;
+}
+
+/** A member of the shop's team who may use the console (migration 018, docs/console.md). */
+export interface StaffTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  role: "owner" | "admin" | "support";
+  /** The WebAuthn user handle (base64url of 32 random bytes): passkeys name the person by it, never by email. */
+  webauthn_user_id: string;
+  created_at: string;
+}
+
+/** A passkey's public half: the credential id (base64url), its COSE public key (base64url) and signature counter. */
+export interface StaffPasskeysTable {
+  id: string;
+  staff_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON list of the authenticator's transports, handed back to browsers as hints. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A one-time setup link (an hour): only its token's hash. */
+export interface StaffSetupLinksTable {
+  token_hash: string;
+  staff_id: string;
+  /** Who made it: a staff email or `cli`. */
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A signed-in browser: the hash of its cookie's id; 12 hours idle, 7 days at most. */
+export interface StaffSessionsTable {
+  id_hash: string;
+  staff_id: string;
+  /** A setup-link session may only create a passkey. */
+  began_with: "passkey" | "setup-link";
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  /** When the dashboard reminded this session to add a second passkey (once per session). */
+  reminded_at: string | null;
+}
+
+/** A WebAuthn challenge (5 minutes, single use), so any instance can check the answer. */
+export interface StaffChallengesTable {
+  challenge_hash: string;
+  purpose: "sign-in" | "register";
+  /** A registration's challenge belongs to the session that asked for it. */
+  session_hash: string | null;
+  expires_at: string;
+}
+
+/** One audit entry: written before the answer is sent, never edited; pruned after AUDIT_RETENTION_DAYS. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  /** Staff email, or `cli`, or `anonymous` for a refused sign-in nobody could be named for. */
+  actor: string;
+  action: string;
+  target: string | null;
+  /** JSON: what changed (before and after), or why a sign-in was refused. */
+  detail: string | null;
+  client_address: string | null;
+  user_agent: string | null;
+  session_began_with: "passkey" | "setup-link" | "cli" | null;
 }
 
 /** A support request's conversation (issue 30): the visitor reads it with a key (support_conversation_keys). */

@@ -12,6 +12,7 @@ import { getContent } from "~/features/content/content.server";
 import { LOCALE_CODES } from "~/features/i18n/locales";
 import { startMailDelivery } from "~/features/mail/mail.server";
 import { startSignInRetention } from "~/features/buyer-orders/retention.server";
+import { startConsoleRetention } from "~/features/console/retention.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
@@ -35,6 +36,9 @@ import { getShopTheme } from "~/features/theme/theme.server";
 export { logger } from "~/platform/logger.server";
 export { answerErrors } from "./request-guard.server";
 export { createMetricsListener } from "./metrics-server.server";
+
+/** `/admin…` and `/<locale>/admin…`. */
+const CONSOLE_PATHS = /^\/(?:[a-z]{2}(?:-[a-z]{2})?\/)?admin(?:[/.]|$)/;
 
 const backgroundStops: Array<() => Promise<void> | void> = [];
 /** Set at SIGTERM: /readyz answers 503 so load balancers stop sending new work while requests drain. */
@@ -63,6 +67,7 @@ export async function boot(): Promise<Env> {
   onShutdown(startMailDelivery());
   onShutdown(startUnseenReplyMail());
   onShutdown(startSignInRetention());
+  onShutdown(startConsoleRetention());
   const stopStatusMonitor = startStatusMonitor();
   if (stopStatusMonitor) onShutdown(stopStatusMonitor);
   return env;
@@ -149,6 +154,12 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
   // Unknown API paths answer JSON, never the HTML 404 page.
   app.use("/api", (_req, res) => {
     res.status(404).json({ error: "Not found" });
+  });
+
+  // The staff console is nobody's search result and never stored (issue 34), in every language.
+  app.use((req, res, next) => {
+    if (CONSOLE_PATHS.test(req.path)) res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+    next();
   });
 
   // Pages: shareable ones are served from a short rendered-HTML cache with a fresh nonce each time (docs/decisions/009).

@@ -93,6 +93,11 @@ export const envSchema = z
       .url({ message: "expected an absolute URL like https://shop.example.com" })
       .default("http://localhost:3000"),
     DATA_DIR: z.string().min(1).default("./data"),
+    /** Audit log entries older than this many days are pruned (docs/console.md). */
+    AUDIT_RETENTION_DAYS: z.preprocess(
+      blankToUndefined,
+      z.coerce.number({ message: "expected a number of days" }).int().min(1).max(36500).default(365),
+    ),
     DATABASE_URL: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
       message: "expected a postgres:// URL",
     }),

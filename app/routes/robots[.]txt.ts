@@ -1,8 +1,8 @@
 import { DEFAULT_LOCALE, LOCALE_CODES, localizedPath } from "~/features/i18n/locales";
 import { getEnv } from "~/platform/env.server";
 
-/** Pages that are one buyer's own (a purchase, a checkout), in every language. */
-const PRIVATE_PAGES = ["/purchase/", "/demo-checkout/"];
+/** Pages that are one buyer's own (a purchase, a checkout), and the staff console, in every language. */
+const PRIVATE_PAGES = ["/purchase/", "/demo-checkout/", "/admin"];
 
 export function loader() {
   const base = getEnv().PUBLIC_URL.replace(/\/$/, "");

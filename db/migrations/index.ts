@@ -18,6 +18,7 @@ import * as m014 from "./014_support_conversations";
 import * as m015 from "./015_support_thread_reading";
 import * as m016 from "./016_support_unseen_reply_mail";
 import * as m017 from "./017_shop_price_history";
+import * as m018 from "./018_staff_console";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "015_support_thread_reading": m015,
   "016_support_unseen_reply_mail": m016,
   "017_shop_price_history": m017,
+  "018_staff_console": m018,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -1,0 +1,116 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
+import { buttonStyles } from "~/components/ui/button-styles";
+import { useLocale } from "~/features/i18n/use-locale";
+
+type Ceremony = "sign-in" | "register";
+
+async function post(path: string, body: unknown): Promise<{ ok: boolean; json: Record<string, unknown> }> {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+    credentials: "same-origin",
+  });
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { ok: response.ok, json };
+}
+
+/**
+ * The one button of a passkey ceremony: asks the server for a challenge, lets the browser's passkey dialog answer it,
+ * and sends the answer back. The WebAuthn library is loaded on the first press, so the page itself stays small.
+ */
+export function PasskeyButton({
+  ceremony,
+  children,
+  name,
+}: {
+  ceremony: Ceremony;
+  children: React.ReactNode;
+  name?: string;
+}) {
+  const { t } = useLingui();
+  const { locale } = useLocale();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  async function run() {
+    setBusy(true);
+    setProblem(null);
+    setDone(null);
+    try {
+      const webauthn = await import("@simplewebauthn/browser");
+      if (!webauthn.browserSupportsWebAuthn()) {
+        setProblem(t`This browser cannot use passkeys. Try a current version of Chrome, Edge, Safari or Firefox.`);
+        return;
+      }
+      const base = `/api/admin/passkeys/${ceremony}`;
+      const options = await post(`${base}/options`, {});
+      if (!options.ok) {
+        setProblem(
+          typeof options.json.error === "string"
+            ? options.json.error
+            : t`The console could not start. Please try again.`,
+        );
+        return;
+      }
+      const optionsJSON = options.json.options as never;
+      const credential =
+        ceremony === "sign-in"
+          ? await webauthn.startAuthentication({ optionsJSON })
+          : await webauthn.startRegistration({ optionsJSON });
+      const result = await post(base, { credential, locale, name });
+      if (!result.ok) {
+        setProblem(typeof result.json.error === "string" ? result.json.error : t`That did not work. Please try again.`);
+        return;
+      }
+      if (typeof result.json.redirect === "string") {
+        window.location.assign(result.json.redirect);
+        return;
+      }
+      setDone(t`Passkey added.`);
+      revalidator.revalidate();
+    } catch (error) {
+      const name = error instanceof Error ? error.name : "";
+      setProblem(
+        name === "NotAllowedError" || name === "AbortError"
+          ? t`The passkey dialog was closed before it finished. Press the button to try again.`
+          : name === "InvalidStateError"
+            ? t`This device already holds a passkey for your account.`
+            : t`That did not work. Please try again.`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div>
+      <button
+        type="button"
+        onClick={() => void run()}
+        disabled={busy}
+        aria-busy={busy}
+        className={buttonStyles.primary}
+      >
+        {children}
+      </button>
+      <noscript>
+        <p className="mt-2 text-sm text-soft">
+          <Trans>Passkeys need JavaScript: turn it on for this site to continue.</Trans>
+        </p>
+      </noscript>
+      <p role="status" className="mt-3 text-sm text-soft">
+        {busy ? <Trans>Waiting for your passkey…</Trans> : done}
+      </p>
+      {problem ? (
+        <p role="alert" className="mt-1 text-sm text-danger">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { useLingui } from "@lingui/react/macro";
+import { loadSetupPage } from "~/features/console/account.server";
+import { SetupPage } from "~/features/console/door-pages";
+import type { Route } from "./+types/admin-setup";
+
+// Opened with a one-time `?token=`, which is spent and replaced by a short setup session and a URL without it.
+export function loader({ request, context }: Route.LoaderArgs) {
+  return loadSetupPage(request, context);
+}
+
+export default function ConsoleSetup({ loaderData }: Route.ComponentProps) {
+  const { t } = useLingui();
+  return (
+    <>
+      <title>{t`Create a passkey · Shop console`}</title>
+      <meta name="robots" content="noindex" />
+      <meta name="referrer" content="no-referrer" />
+      <SetupPage {...loaderData} />
+    </>
+  );
+}

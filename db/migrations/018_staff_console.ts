@@ -1,0 +1,65 @@
+import { type Kysely, sql } from "kysely";
+import type { DbDialect } from "../client";
+
+// The console's door (issue 34): staff, their passkeys, one-time setup links and sessions (only hashes of the secrets),
+// the WebAuthn challenges any instance can check, and the audit log nothing edits.
+export async function up(db: Kysely<unknown>, dialect: DbDialect) {
+  const serial =
+    dialect === "postgres" ? sql.raw("BIGSERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
+  await sql`CREATE TABLE staff (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    webauthn_user_id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  )`.execute(db);
+  await sql`CREATE TABLE staff_passkeys (
+    id TEXT PRIMARY KEY,
+    staff_id TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    counter INTEGER NOT NULL,
+    transports TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT
+  )`.execute(db);
+  await sql`CREATE INDEX staff_passkeys_staff ON staff_passkeys (staff_id)`.execute(db);
+  await sql`CREATE TABLE staff_setup_links (
+    token_hash TEXT PRIMARY KEY,
+    staff_id TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  )`.execute(db);
+  await sql`CREATE TABLE staff_sessions (
+    id_hash TEXT PRIMARY KEY,
+    staff_id TEXT NOT NULL,
+    began_with TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    reminded_at TEXT
+  )`.execute(db);
+  await sql`CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id)`.execute(db);
+  await sql`CREATE TABLE staff_challenges (
+    challenge_hash TEXT PRIMARY KEY,
+    purpose TEXT NOT NULL,
+    session_hash TEXT,
+    expires_at TEXT NOT NULL
+  )`.execute(db);
+  await sql`CREATE INDEX staff_challenges_expiry ON staff_challenges (expires_at)`.execute(db);
+  await sql`CREATE TABLE audit_log (
+    id ${serial},
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT,
+    detail TEXT,
+    client_address TEXT,
+    user_agent TEXT,
+    session_began_with TEXT
+  )`.execute(db);
+  await sql`CREATE INDEX audit_log_at ON audit_log (at)`.execute(db);
+  await sql`CREATE INDEX audit_log_actor ON audit_log (actor, at)`.execute(db);
+}
