@@ -156,9 +156,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     res.status(404).json({ error: "Not found" });
   });
 
-  // The staff console is nobody's search result and never stored (issue 34), in every language.
+  // The staff console is nobody's search result (issue 34), in every language; its routes answer no-store.
   app.use((req, res, next) => {
-    if (CONSOLE_PATHS.test(req.path)) res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+    if (CONSOLE_PATHS.test(req.path)) res.set("X-Robots-Tag", "noindex, nofollow");
     next();
   });
 

@@ -45,11 +45,11 @@ export function AuditPage({
         method="get"
         className="mb-6 flex flex-wrap items-end gap-3 rounded-lg border border-border-strong bg-surface p-4"
       >
-        <label className="text-sm">
-          <span className="block text-soft">
+        <div className="text-sm">
+          <label htmlFor="audit-actor" className="block text-soft">
             <Trans>Person</Trans>
-          </span>
-          <select name="actor" defaultValue={filters.actor ?? ""} className={`${consoleField} mt-1`}>
+          </label>
+          <select id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} className={`${consoleField} mt-1`}>
             <option value="">{t`Everyone`}</option>
             {actors.map((actor) => (
               <option key={actor} value={actor}>
@@ -57,12 +57,12 @@ export function AuditPage({
               </option>
             ))}
           </select>
-        </label>
-        <label className="text-sm">
-          <span className="block text-soft">
+        </div>
+        <div className="text-sm">
+          <label htmlFor="audit-action" className="block text-soft">
             <Trans>Action</Trans>
-          </span>
-          <select name="action" defaultValue={filters.action ?? ""} className={`${consoleField} mt-1`}>
+          </label>
+          <select id="audit-action" name="action" defaultValue={filters.action ?? ""} className={`${consoleField} mt-1`}>
             <option value="">{t`Any action`}</option>
             {actions.map((action) => (
               <option key={action} value={action}>
@@ -70,7 +70,7 @@ export function AuditPage({
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <label className="text-sm">
           <span className="block text-soft">
             <Trans>From</Trans>

@@ -46,7 +46,7 @@ export function SignInPage({
           <p className="mt-2 text-sm text-soft">
             <Trans>Create the first owner on the server, then open the link it prints:</Trans>
           </p>
-          <pre className="mt-2 overflow-x-auto rounded bg-background p-3 text-sm text-foreground">
+          <pre className="mt-2 whitespace-pre-wrap break-all rounded bg-background p-3 text-sm text-foreground">
             <code>npm run cli -- staff invite you@example.com --role owner</code>
           </pre>
         </section>

@@ -122,14 +122,14 @@ export function StaffPage({ me, staff, notice }: { me: string; staff: StaffRow[]
             </span>
             <input name="email" type="email" required autoComplete="off" className={`${consoleField} mt-1`} />
           </label>
-          <label className="text-sm">
-            <span className="block text-soft">
+          <div className="text-sm">
+            <label htmlFor="invite-role" className="block text-soft">
               <Trans>Role</Trans>
-            </span>
-            <select name="role" defaultValue="support" className={`${consoleField} mt-1`}>
+            </label>
+            <select id="invite-role" name="role" defaultValue="support" className={`${consoleField} mt-1`}>
               <RoleOptions />
             </select>
-          </label>
+          </div>
           <button type="submit" name="intent" value="invite" className={buttonStyles.primary}>
             <Trans>Invite</Trans>
           </button>
