@@ -182,6 +182,7 @@ test("a second passkey, then the first removed; the last one cannot be", async (
   await expectNoAxeViolations(page);
   // Signing in again uses the new passkey.
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(`${origin}/admin/sign-in?signed-out=1`);
   await gotoHydrated(page, `${origin}/admin/sign-in`);
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();

@@ -62,7 +62,12 @@ export function AuditPage({
           <label htmlFor="audit-action" className="block text-soft">
             <Trans>Action</Trans>
           </label>
-          <select id="audit-action" name="action" defaultValue={filters.action ?? ""} className={`${consoleField} mt-1`}>
+          <select
+            id="audit-action"
+            name="action"
+            defaultValue={filters.action ?? ""}
+            className={`${consoleField} mt-1`}
+          >
             <option value="">{t`Any action`}</option>
             {actions.map((action) => (
               <option key={action} value={action}>
@@ -95,7 +100,9 @@ export function AuditPage({
           <Trans>No entries match these filters.</Trans>
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        // Focusable, so a keyboard can scroll a wide table on a phone.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+        <section className="overflow-x-auto" tabIndex={0} aria-label={t`Audit entries`}>
           <table className="w-full text-start text-sm">
             <caption className="sr-only">
               <Trans>Audit entries, page {page}</Trans>
@@ -135,7 +142,7 @@ export function AuditPage({
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <nav aria-label={t`Audit log pages`} className="mt-6 flex gap-4">
         {page > 1 ? (
