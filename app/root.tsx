@@ -36,6 +36,7 @@ import { EarlyClickRecorder, useReplayEarlyClicks } from "~/features/layout/earl
 import { SiteHeader } from "~/features/layout/site-header";
 import { Toasts } from "~/features/layout/toasts";
 import { organizationJsonLd } from "~/features/layout/structured-data";
+import { RecentSales } from "~/features/recent-sales/recent-sales-mount";
 import { SupportChatLauncher } from "~/features/support-chat/support-chat-launcher";
 import { getShopTheme } from "~/features/theme/theme.server";
 import { getEnv } from "~/platform/env.server";
@@ -139,6 +140,7 @@ function Shell({ layout, children }: { layout: LayoutData; children: React.React
         })}
       />
       <SupportChatLauncher />
+      {layout.recentSales ? <RecentSales /> : null}
       <LanguageSuggestionBanner />
       <Toasts />
     </div>

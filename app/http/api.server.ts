@@ -6,6 +6,7 @@ import { createConsoleApi } from "~/features/console/console.api.server";
 import { createLanguageSuggestionApi } from "~/features/i18n/language-suggestion.api.server";
 import { notificationContext } from "~/features/checkout/checkout.server";
 import { createOrdersApi } from "~/features/orders/orders.api.server";
+import { createRecentSalesApi } from "~/features/recent-sales/recent-sales.api.server";
 import { createReviewsApi } from "~/features/reviews/reviews.api.server";
 import { createStatusApi } from "~/features/status/status.api.server";
 import { createConversationApi } from "~/features/support-conversation/conversation.api.server";
@@ -28,6 +29,7 @@ export function createApiRouter() {
   // Feature routers, one line each; keep them above the error handler.
   api.use(createCaptchaApi());
   api.use(createReviewsApi());
+  api.use(createRecentSalesApi());
   api.use(createCheckoutApi());
   // Notifications about products, stock and feedback reach the catalogue through the context, not an import of it.
   api.use(

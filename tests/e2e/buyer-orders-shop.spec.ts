@@ -222,6 +222,76 @@ for (const at of ["rcpt", "data"] as const) {
   });
 }
 
+test("a key the shop could not load says so, and Try again (a form, also without JavaScript) loads it", async ({
+  page,
+  browser,
+  extraHTTPHeaders,
+}) => {
+  // A buyer of this test alone: the server keeps an address's orders for 60 s, so no earlier test's answer is reused.
+  const carol = "carol@example.com";
+  const key = "CAROL-KEY-7777-AAAA";
+  secrets.add(carol);
+  secrets.add(key);
+  shop.buyerInvoices.push({
+    ...(shop.buyerInvoices.find((i) => i.id === 6001) ?? {}),
+    id: 8801,
+    email: carol,
+    currency: "USD",
+    price: "14.99",
+    serials: [key],
+  });
+  shop.failingInvoiceReads.add("8801");
+  try {
+    await askForCode(page, carol);
+    const mail = await theOneMail();
+    await signIn(page, mail.code);
+    const card = orderCards(page).filter({ hasText: "Order 8801" });
+    await expect(card).toContainText("Paid");
+    await expect(card.getByText("The key for this order could not be loaded.")).toBeVisible();
+    // Never an empty key: no key box and no copy button while the key is not known.
+    await expect(card.locator("code")).toHaveCount(0);
+    await expect(card.getByRole("button", { name: /Copy/ })).toHaveCount(0);
+
+    // Still failing: Try again asks the shop again and says so again.
+    const readsOf8801 = () => shop.requests.filter((r) => r.path.endsWith("/invoices/8801")).length;
+    const before = readsOf8801();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await card.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(readsOf8801).toBeGreaterThan(before);
+    await expect(card.getByText("The key for this order could not be loaded.")).toBeVisible();
+
+    // Without JavaScript, the same form posts and comes back to the page, which reads the invoice again.
+    shop.failingInvoiceReads.delete("8801");
+    const noScript = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+      extraHTTPHeaders,
+    });
+    try {
+      const plain = await noScript.newPage();
+      await plain.goto(url("/orders/8801"));
+      const plainCard = orderCards(plain);
+      await expect(plainCard.getByText("The key for this order could not be loaded.")).toBeVisible();
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await plainCard.getByRole("button", { name: "Try again" }).click();
+      await expect(plain).toHaveURL(url("/orders/8801"));
+      await expect(plainCard.getByText(key, { exact: true })).toBeVisible();
+      await expect(plainCard.getByText("The key for this order could not be loaded.")).toHaveCount(0);
+    } finally {
+      await noScript.close();
+    }
+    // With JavaScript, a reload shows the key now loaded (kept with the list).
+    await page.reload();
+    await expect(orderCards(page).filter({ hasText: "Order 8801" }).getByText(key, { exact: true })).toBeVisible();
+  } finally {
+    shop.failingInvoiceReads.delete("8801");
+    shop.buyerInvoices.splice(
+      shop.buyerInvoices.findIndex((i) => i.id === 8801),
+      1,
+    );
+  }
+});
+
 test("the server's log carries no address, code, link or key of this file, only hashes of addresses", () => {
   const logs = server.logs();
   expect(logs).toContain('"msg":"orders sign-in: signed in"');

@@ -93,6 +93,16 @@ export interface ShopEmulator {
    * answers other addresses containing it), or `ignored` (every invoice, as if the filter were unknown).
    */
   setInvoiceEmailMatch(mode: "exact" | "contains" | "ignored"): void;
+  /**
+   * Single invoices (`GET …/invoices/{id}`) whose read answers 500 until removed: the buyer's page must say their key
+   * could not be loaded, and load it on "Try again" once the shop answers.
+   */
+  failingInvoiceReads: Set<string>;
+  /**
+   * Single invoice reads: how long each takes (ms, default 0), the most ever answered at once, and how many of the next
+   * are answered 429 with Retry-After: `retryAfterSeconds`.
+   */
+  singleInvoiceReads: { delayMs: number; maxAtOnce: number; limitNext: number; retryAfterSeconds: number };
   /** The next `count` API requests are answered 429 with Retry-After: `retryAfterSeconds`. */
   rateLimitNext(count: number, retryAfterSeconds: number): void;
   /** Sets the status and sends the matching signed notification (retried like SellAuth: 3 attempts), as a payment does. */
@@ -159,6 +169,20 @@ const EVENT_FOR_STATUS: Record<string, string> = {
   expired: "NOTIFICATION.SHOP_INVOICE_EXPIRED",
 };
 
+const DELIVERED_FIELDS = ["serials", "delivered", "deliverables"];
+
+/** An invoice as the list shows it: without what was delivered, at its top or in its items. */
+function withoutDelivered(invoice: WireInvoice): WireInvoice {
+  const row: WireInvoice = Object.fromEntries(Object.entries(invoice).filter(([k]) => !DELIVERED_FIELDS.includes(k)));
+  if (Array.isArray(invoice.items))
+    row.items = invoice.items.map((item) =>
+      item && typeof item === "object"
+        ? Object.fromEntries(Object.entries(item).filter(([k]) => !DELIVERED_FIELDS.includes(k)))
+        : item,
+    );
+  return row;
+}
+
 function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -185,6 +209,9 @@ export async function startShopEmulator(
   let rateLimited = { count: 0, retryAfterSeconds: 0 };
   let emailMatch: "exact" | "contains" | "ignored" = "exact";
   const listedInvoices: WireInvoice[] = [];
+  const failingInvoiceReads = new Set<string>();
+  const singleInvoiceReads = { delayMs: 0, maxAtOnce: 0, limitNext: 0, retryAfterSeconds: 0 };
+  let singleReadsNow = 0;
   const retryIntervalMs = options.retryIntervalMs ?? 5_000;
   // Seeded once the port is known: its product images are served from here.
   let catalogue: ShopCatalogueState;
@@ -383,7 +410,8 @@ export async function startShopEmulator(
       const lastPage = Math.max(1, Math.ceil(matching.length / perPage));
       return send(res, 200, {
         current_page: page,
-        data: matching.slice((page - 1) * perPage, page * perPage),
+        // As SellAuth documents its Invoice model: the list's rows carry no delivered items; the single invoice does.
+        data: matching.slice((page - 1) * perPage, page * perPage).map(withoutDelivered),
         last_page: lastPage,
         per_page: perPage,
         total: matching.length,
@@ -392,7 +420,28 @@ export async function startShopEmulator(
     const invoice = url.pathname.match(/^\/v1\/shops\/([^/]+)\/invoices\/([^/]+)$/);
     if (req.method === "GET" && invoice) {
       if (!authorized) return send(res, 401, { message: "Unauthenticated." });
-      const found = invoice[1] === shopId ? invoices.get(decodeURIComponent(invoice[2] ?? "")) : undefined;
+      const id = decodeURIComponent(invoice[2] ?? "");
+      if (failingInvoiceReads.has(id)) return send(res, 500, { message: "Server Error" });
+      if (singleInvoiceReads.limitNext > 0) {
+        singleInvoiceReads.limitNext -= 1;
+        res
+          .writeHead(429, {
+            "Content-Type": "application/json",
+            "Retry-After": String(singleInvoiceReads.retryAfterSeconds),
+          })
+          .end(JSON.stringify({ message: "Too Many Attempts." }));
+        return;
+      }
+      const listed = invoice[1] === shopId ? listedInvoices.find((i) => String(i.id) === id) : undefined;
+      if (listed) {
+        singleReadsNow += 1;
+        singleInvoiceReads.maxAtOnce = Math.max(singleInvoiceReads.maxAtOnce, singleReadsNow);
+        if (singleInvoiceReads.delayMs > 0)
+          await new Promise((resolve) => setTimeout(resolve, singleInvoiceReads.delayMs));
+        singleReadsNow -= 1;
+        return send(res, 200, listed);
+      }
+      const found = invoice[1] === shopId ? invoices.get(id) : undefined;
       if (!found) return send(res, 404, { message: "Invoice not found" });
       return send(res, 200, { id: Number(invoice[2]), status: found.status });
     }
@@ -473,6 +522,8 @@ export async function startShopEmulator(
     requests,
     invoices,
     buyerInvoices: listedInvoices,
+    failingInvoiceReads,
+    singleInvoiceReads,
     setInvoiceEmailMatch(next) {
       emailMatch = next;
     },

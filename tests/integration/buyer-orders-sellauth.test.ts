@@ -3,6 +3,8 @@ import {
   BUYER_ORDERS_CACHE_MS,
   BuyerOrdersUnavailableError,
   createSellAuthBuyerOrders,
+  DELIVERED_RETRY_MS,
+  SINGLE_INVOICE_READS_AT_ONCE,
 } from "~/features/buyer-orders/sources/sellauth.server";
 import { createBuyerOrderSource, NO_API_KEY_REASON } from "~/features/buyer-orders/buyer-orders.server";
 import { type Env, parseEnv } from "~/platform/env.server";
@@ -22,6 +24,10 @@ describe("a buyer's orders from the connected SellAuth shop's invoices", () => {
       ...options,
     });
   const invoiceReads = () => shop.requests.filter((r) => r.path === `/v1/shops/${shop.shopId}/invoices`);
+  const singleReads = () =>
+    shop.requests
+      .filter((r) => r.path.startsWith(`/v1/shops/${shop.shopId}/invoices/`))
+      .map((r) => r.path.split("/").at(-1));
 
   beforeAll(async () => {
     shop = await startShopEmulator();
@@ -29,6 +35,8 @@ describe("a buyer's orders from the connected SellAuth shop's invoices", () => {
   afterEach(() => {
     shop.requests.length = 0;
     shop.setInvoiceEmailMatch("exact");
+    shop.failingInvoiceReads.clear();
+    Object.assign(shop.singleInvoiceReads, { delayMs: 0, limitNext: 0 });
   });
   afterAll(async () => {
     await shop.close();
@@ -69,6 +77,78 @@ describe("a buyer's orders from the connected SellAuth shop's invoices", () => {
         { kind: "key", value: "STUDIO-LICENCE-FILE-LINE", label: "Kestrel Studio" },
       ],
     });
+  });
+
+  it("reads what was delivered from the single invoice of each completed one, as the list's rows carry none", async () => {
+    const listed = await fetch(`${shop.url}/v1/shops/${shop.shopId}/invoices?email=${BUYERS.alice}`, {
+      headers: { Authorization: `Bearer ${shop.apiKey}` },
+    }).then((r) => r.text());
+    expect(listed).not.toContain("STUDIO-AAAA-1111");
+    const orders = await source().ordersOf(BUYERS.alice);
+    expect(singleReads()).toEqual(["5001"]);
+    expect(orders[0]?.delivered.map((d) => d.value)).toContain("STUDIO-AAAA-1111");
+    expect(orders.some((o) => o.deliveredUnreadable)).toBe(false);
+  });
+
+  it("says the key could not be loaded when the single invoice fails, and loads it on the next visit", async () => {
+    shop.failingInvoiceReads.add("5001");
+    const orders = source();
+    const [failed] = await orders.ordersOf(BUYERS.alice);
+    expect(failed).toMatchObject({ id: "5001", status: { kind: "paid" }, delivered: [], deliveredUnreadable: true });
+    expect(singleReads()).toEqual(["5001"]);
+    // Within the same second nothing is asked again; a second later the failed read (and only it) is tried again.
+    await orders.ordersOf(BUYERS.alice);
+    expect(singleReads()).toEqual(["5001"]);
+    shop.failingInvoiceReads.clear();
+    clock += DELIVERED_RETRY_MS;
+    const [loaded] = await orders.ordersOf(BUYERS.alice);
+    expect(loaded?.deliveredUnreadable).toBeUndefined();
+    expect(loaded?.delivered.map((d) => d.value)).toContain("STUDIO-AAAA-1111");
+    expect(singleReads()).toEqual(["5001", "5001"]);
+    expect(invoiceReads()).toHaveLength(1);
+    // Kept with the list: loaded once, not read again within its 60 s.
+    clock += DELIVERED_RETRY_MS;
+    await orders.ordersOf(BUYERS.alice);
+    expect(singleReads()).toHaveLength(2);
+  });
+
+  it("reads the single invoices in parallel, at most a few at once", async () => {
+    shop.singleInvoiceReads.delayMs = 5;
+    shop.singleInvoiceReads.maxAtOnce = 0;
+    const orders = await source().ordersOf(BUYERS.many);
+    expect(singleReads()).toHaveLength(205);
+    expect(shop.singleInvoiceReads.maxAtOnce).toBeGreaterThan(1);
+    expect(shop.singleInvoiceReads.maxAtOnce).toBeLessThanOrEqual(SINGLE_INVOICE_READS_AT_ONCE);
+    expect(orders.every((o) => o.delivered.length === 1 && !o.deliveredUnreadable)).toBe(true);
+  });
+
+  it("asks for no more single invoices after a 429, and waits for its Retry-After before trying again", async () => {
+    const orders = source();
+    Object.assign(shop.singleInvoiceReads, { limitNext: 1, retryAfterSeconds: 30 });
+    const read = await orders.ordersOf(BUYERS.many);
+    // The reads already under way finish; none is started after the refusal.
+    const asked = singleReads().length;
+    expect(asked).toBeLessThanOrEqual(SINGLE_INVOICE_READS_AT_ONCE);
+    expect(read.filter((o) => o.deliveredUnreadable)).toHaveLength(205 - (asked - 1));
+    clock += DELIVERED_RETRY_MS;
+    await orders.ordersOf(BUYERS.many);
+    expect(singleReads()).toHaveLength(asked);
+    clock += 30_000;
+    const again = await orders.ordersOf(BUYERS.many);
+    expect(again.some((o) => o.deliveredUnreadable)).toBe(false);
+  });
+
+  it("reads a completed invoice the shop later refunded as refunded: no single read, no key", async () => {
+    const bobs = shop.buyerInvoices.find((i) => i.id === 6001);
+    if (!bobs) throw new Error("the emulator lost Bob's invoice");
+    bobs.refunded_at = "2026-01-22T00:00:00.000000Z";
+    try {
+      const [order] = await source().ordersOf(BUYERS.bob);
+      expect(order?.status).toEqual({ kind: "refunded" });
+      expect(singleReads()).toEqual([]);
+    } finally {
+      delete bobs.refunded_at;
+    }
   });
 
   it("never shows the keys of a refunded invoice, nor those of one only partly delivered", async () => {

@@ -27,6 +27,11 @@ export interface BuyerOrder {
   invoiceUrl: string | null;
   /** Empty unless the order is complete; never anything for a refunded order. Secrets: no cache, log or metric. */
   delivered: DeliveredItem[];
+  /**
+   * True when the order is complete but what it delivered could not be read (the shop's single invoice did not
+   * answer): the page says the key could not be loaded and offers to try again, never an empty key.
+   */
+  deliveredUnreadable?: boolean;
 }
 
 /** Where a buyer's orders come from: the connected shop's invoices, or the demo checkout's own records. */

@@ -282,5 +282,18 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
 
   if (intent === "open-conversation") return openBuyerConversation(request, form);
 
+  // "Try again" for a key that could not be loaded: back to the page it was on, whose loader asks the shop again.
+  if (intent === "retry-delivered") {
+    const back = form.get("back");
+    const list = ordersPath(request);
+    const target =
+      typeof back === "string" &&
+      back.length <= 200 &&
+      (back === list || /^\/(?:[a-z-]+\/)?orders\/[\w-]{1,64}$/.test(back))
+        ? back
+        : list;
+    return redirect(target, { status: 303, headers: NO_STORE });
+  }
+
   return answer({ kind: "bad-request" }, 400);
 }

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useRef, useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { PageHeader } from "~/components/ui/page-header";
 import { useLocale } from "~/features/i18n/use-locale";
@@ -218,6 +218,28 @@ function DeliveredList({ items }: { items: DeliveredItem[] }) {
   );
 }
 
+/** The shop did not answer with what this order delivered: say so, and offer a real retry (a form: no JS needed). */
+function DeliveredUnreadable({ orderId }: { orderId: string }) {
+  const { pathname } = useLocation();
+  const noticeId = `order-${orderId}-key-unreadable`;
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-3 rounded-lg border border-warning/40 bg-warning/10 px-4 py-3">
+      <p id={noticeId} className="text-warning-soft">
+        <Trans comment="Orders page: the shop did not answer with the key a paid order delivered">
+          The key for this order could not be loaded.
+        </Trans>
+      </p>
+      <Form method="post">
+        <input type="hidden" name="intent" value="retry-delivered" />
+        <input type="hidden" name="back" value={pathname} />
+        <button type="submit" aria-describedby={noticeId} className={buttonStyles.secondary}>
+          <Trans comment="Orders page: read an order's key from the shop again">Try again</Trans>
+        </button>
+      </Form>
+    </div>
+  );
+}
+
 function OrderCard({ order }: { order: BuyerOrder }) {
   const { i18n } = useLingui();
   const { path } = useLocale();
@@ -268,6 +290,7 @@ function OrderCard({ order }: { order: BuyerOrder }) {
       {order.status.kind !== "refunded" && order.delivered.length > 0 ? (
         <DeliveredList items={order.delivered} />
       ) : null}
+      {order.status.kind === "paid" && order.deliveredUnreadable ? <DeliveredUnreadable orderId={id} /> : null}
       {order.invoiceUrl ? (
         <a href={order.invoiceUrl} className="mt-3 inline-block text-link underline" rel="noreferrer">
           <Trans>Invoice at the shop</Trans>

@@ -186,6 +186,11 @@ export async function liveStock(productId: number, variantId: number): Promise<n
   }
 }
 
+/** The connected shop's invoices, newest first, back to `since` (the recent-sales notice reads them). */
+export function shopInvoicesSince(since: Date): Promise<unknown[]> {
+  return createSellAuthCatalogue({ ...shopApiOptions(), timeoutMs: 5_000 }).invoicesSince(since, 5);
+}
+
 function shopApiOptions() {
   const env = getEnv();
   return {

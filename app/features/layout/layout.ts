@@ -14,6 +14,8 @@ export interface LayoutData {
   description: string;
   /** The theme's colour for the browser's chrome and its logo, when it has one (content/theme.json). */
   theme: BrandData;
+  /** The recent-sales notice is on (content/site.json `recentSales`). */
+  recentSales?: true;
 }
 
 export function toLayoutData(site: Site, publicUrl: string, theme: BrandData, now = new Date()): LayoutData {
@@ -28,6 +30,8 @@ export function toLayoutData(site: Site, publicUrl: string, theme: BrandData, no
     publicUrl: publicUrl.replace(/\/$/, ""),
     description: site.description,
     theme,
+    // Sent only when on: a shop without the notice pays no byte for it.
+    ...(site.recentSales ? { recentSales: true as const } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export const siteSchema = z.object({
   homeTiles: z.array(z.number().int().positive()).min(1),
   legacyAliases: z.array(z.object({ path: localPath, productId: z.number().int().positive() })).default([]),
   stats: z.object({ activeUsers: nonEmpty, licenseServers: nonEmpty }),
+  /** The recent-sales notice (issue 36, docs/shop.md): off unless the owner turns it on. */
+  recentSales: z.boolean({ message: "expected true or false" }).default(false),
   legal: legalEntriesSchema,
 });
 export type Site = z.infer<typeof siteSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buyerOrderStatus, readShopInvoice } from "./sellauth.server";
+import { buyerOrderStatus, readDeliveredInvoice, readShopInvoice } from "./sellauth.server";
 
 const invoice = (fields: Record<string, unknown> = {}) => ({
   id: 1234567,
@@ -142,5 +142,36 @@ describe("one SellAuth invoice, read defensively", () => {
   it("skips something that is not an invoice at all", () => {
     expect(readShopInvoice("nope")).toHaveProperty("skipped");
     expect(readShopInvoice(null)).toHaveProperty("skipped");
+  });
+});
+
+describe("the single invoice: what a completed order delivered", () => {
+  const expected = { id: "1234567", email: "buyer@example.com" };
+  const single = invoice({ items: [{ product: { name: "Kestrel Studio" }, serials: ["KEY-1"] }], delivered: true });
+
+  it("reads each item's delivered serials, bare or under `data` (a `delivered: true` flag is no key)", () => {
+    const keys = [{ kind: "serial", value: "KEY-1", label: "Kestrel Studio" }];
+    expect(readDeliveredInvoice(single, expected)).toEqual({ delivered: keys });
+    expect(readDeliveredInvoice({ data: single }, expected)).toEqual({ delivered: keys });
+  });
+
+  it("is unreadable when it is another invoice, another address's, or not an invoice", () => {
+    expect(readDeliveredInvoice(single, { ...expected, id: "1" })).toHaveProperty("unreadable");
+    expect(readDeliveredInvoice(single, { ...expected, email: "other@example.com" })).toHaveProperty("unreadable");
+    expect(readDeliveredInvoice("<html>", expected)).toHaveProperty("unreadable");
+  });
+
+  it("shows nothing for an invoice refunded since the list was read", () => {
+    expect(readDeliveredInvoice({ ...single, refunded_at: "2026-02-01T00:00:00Z" }, expected)).toEqual({
+      delivered: [],
+    });
+    expect(readDeliveredInvoice({ ...single, status: "refunded" }, expected)).toEqual({ delivered: [] });
+  });
+
+  it("reads a completed invoice in the list that carries `refunded_at` as refunded, without its keys", () => {
+    expect(order({ refunded_at: "2026-02-01T00:00:00Z", serials: ["SECRET"] })).toMatchObject({
+      status: { kind: "refunded" },
+      delivered: [],
+    });
   });
 });

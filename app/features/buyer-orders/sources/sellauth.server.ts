@@ -130,6 +130,7 @@ const invoiceSchema = z
     total: z.unknown().optional(),
     price_usd: z.unknown().optional(),
     invoice_url: z.string().nullish().catch(null),
+    refunded_at: z.unknown().optional(),
     product: named,
     variant: named,
     quantity,
@@ -139,6 +140,11 @@ const invoiceSchema = z
     deliverables: deliveredValues,
   })
   .loose();
+
+/** A completed invoice the shop later refunded carries `refunded_at`: it is refunded, whatever its status says. */
+function wasRefunded(refundedAt: unknown): boolean {
+  return typeof refundedAt === "string" ? refundedAt.trim() !== "" : typeof refundedAt === "number";
+}
 
 function httpsUrl(value: string | null | undefined): string | null {
   if (!value) return null;
@@ -175,7 +181,7 @@ export function readShopInvoice(raw: unknown): ReadInvoice {
   if (!parsed.success)
     return { skipped: parsed.error.issues.map((i) => `${i.path.join(".") || "(invoice)"}: ${i.message}`).join("; ") };
   const d = parsed.data;
-  const status = buyerOrderStatus(d.status);
+  const status = wasRefunded(d.refunded_at) ? ({ kind: "refunded" } as const) : buyerOrderStatus(d.status);
   const cents = parsePriceCents(d.price) ?? parsePriceCents(d.total) ?? parsePriceCents(d.price_usd);
   if (cents === null) return { skipped: "price: expected a number or decimal string" };
   const currency = d.currency?.toUpperCase() ?? "USD";
@@ -215,6 +221,55 @@ export function readShopInvoice(raw: unknown): ReadInvoice {
   };
 }
 
+/** The single invoice (`GET …/invoices/{id}`), bare or under `data`: only what says what was delivered, and to whom. */
+const singleInvoiceSchema = z
+  .object({
+    id: wireId,
+    status: z.string().trim().min(1).max(64),
+    email: z.string().trim().max(320).nullish().catch(null),
+    refunded_at: z.unknown().optional(),
+    product: named,
+    items: z.array(z.unknown()).nullish().catch(null),
+    serials: deliveredValues,
+    delivered: deliveredValues,
+    deliverables: deliveredValues,
+  })
+  .loose();
+
+/**
+ * What the single invoice says was delivered: its items' serials, keys and links, or `undefined` when it is not the
+ * invoice asked for, not this address's, or no longer complete (refunded since the list was read: nothing is shown).
+ */
+export function readDeliveredInvoice(
+  raw: unknown,
+  expected: { id: string; email: string },
+): { delivered: DeliveredItem[] } | { unreadable: string } {
+  const body =
+    raw && typeof raw === "object" && "data" in raw && !("id" in raw) ? (raw as { data: unknown }).data : raw;
+  const parsed = singleInvoiceSchema.safeParse(body);
+  if (!parsed.success) return { unreadable: "not an invoice" };
+  const d = parsed.data;
+  if (d.id !== expected.id) return { unreadable: "another invoice" };
+  // Never another address's keys, even if the shop answered the wrong invoice.
+  if (d.email && d.email.toLowerCase() !== expected.email) return { unreadable: "another address" };
+  if (wasRefunded(d.refunded_at) || buyerOrderStatus(d.status).kind !== "paid") return { delivered: [] };
+  const lines = (d.items ?? []).flatMap((rawItem) => {
+    const item = itemSchema.safeParse(rawItem);
+    return item.success ? [item.data] : [];
+  });
+  return {
+    delivered: [
+      ...lines.flatMap((l) => deliveredOf(l, l.product ?? d.product ?? undefined)),
+      ...deliveredOf(d, d.product ?? undefined),
+    ].slice(0, MAX_DELIVERED_PER_ORDER),
+  };
+}
+
+/** Single invoices read at once for one address: SellAuth documents no rate limit, so a few, and none after a 429. */
+export const SINGLE_INVOICE_READS_AT_ONCE = 4;
+/** The least time between two tries of an unreadable delivered invoice (a reload or "Try again" a second later retries). */
+export const DELIVERED_RETRY_MS = 1_000;
+
 export interface SellAuthBuyerOrdersOptions {
   apiBase: string;
   shopId: string;
@@ -242,18 +297,14 @@ export function createSellAuthBuyerOrders(options: SellAuthBuyerOrdersOptions): 
   const base = `${options.apiBase.replace(/\/+$/, "")}/v1/shops/${encodeURIComponent(options.shopId)}/invoices`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const ttl = Math.min(options.cacheMs ?? BUYER_ORDERS_CACHE_MS, BUYER_ORDERS_CACHE_MS);
+  const now = options.now ?? Date.now;
+  /** When the delivered items that could not be read may be asked for again (a second on, or the shop's Retry-After). */
+  const nextTryAt = new WeakMap<BuyerOrder[], number>();
 
-  async function getPage(email: string, page: number): Promise<unknown> {
-    const query = new URLSearchParams({
-      email,
-      page: String(page),
-      perPage: String(PER_PAGE),
-      orderColumn: "created_at",
-      orderDirection: "desc",
-    });
+  async function getJson(url: string, what: string): Promise<unknown> {
     let response: Response;
     try {
-      response = await fetch(`${base}?${query}`, {
+      response = await fetch(url, {
         headers: { Authorization: `Bearer ${options.apiKey}`, Accept: "application/json" },
         signal: AbortSignal.timeout(timeoutMs),
         redirect: "error",
@@ -273,13 +324,59 @@ export function createSellAuthBuyerOrders(options: SellAuthBuyerOrdersOptions): 
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new BuyerOrdersUnavailableError(`the shop answered ${response.status} to its invoices`);
+      throw new BuyerOrdersUnavailableError(`the shop answered ${response.status} to ${what}`);
     }
     try {
       return await response.json();
     } catch {
-      throw new BuyerOrdersUnavailableError("the shop's invoices are not JSON");
+      throw new BuyerOrdersUnavailableError(`the shop's ${what} is not JSON`);
     }
+  }
+
+  function getPage(email: string, page: number): Promise<unknown> {
+    const query = new URLSearchParams({
+      email,
+      page: String(page),
+      perPage: String(PER_PAGE),
+      orderColumn: "created_at",
+      orderDirection: "desc",
+    });
+    return getJson(`${base}?${query}`, "its invoices");
+  }
+
+  /**
+   * Reads the single invoice of every complete order still without its delivered items, a few at a time; after a 429
+   * no more are asked for this time. An order whose read failed keeps `deliveredUnreadable` (the next visit tries again).
+   */
+  async function readDelivered(email: string, orders: BuyerOrder[]): Promise<void> {
+    let retryAfterMs = DELIVERED_RETRY_MS;
+    const waiting = orders.filter((o) => o.status.kind === "paid" && o.deliveredUnreadable);
+    let limited = false;
+    let failed = 0;
+    const next = () => waiting.shift();
+    async function worker() {
+      for (let order = next(); order; order = next()) {
+        if (limited) continue;
+        try {
+          const raw = await getJson(`${base}/${encodeURIComponent(order.id)}`, "an invoice");
+          const read = readDeliveredInvoice(raw, { id: order.id, email });
+          if ("unreadable" in read) throw new BuyerOrdersUnavailableError(`the single invoice is ${read.unreadable}`);
+          order.delivered = read.delivered;
+          delete order.deliveredUnreadable;
+        } catch (error) {
+          if (!(error instanceof BuyerOrdersUnavailableError)) throw error;
+          failed += 1;
+          if (error.retryAfterMs !== undefined) {
+            limited = true;
+            retryAfterMs = Math.max(retryAfterMs, error.retryAfterMs);
+          }
+          logger.warn({ err: error.message }, "a delivered invoice could not be read from the shop");
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: SINGLE_INVOICE_READS_AT_ONCE }, worker));
+    if (failed > 0 || limited) logger.info({ failed, limited }, "some orders' delivered items are not loaded yet");
+    nextTryAt.set(orders, now() + retryAfterMs);
   }
 
   async function readAll(email: string): Promise<BuyerOrder[]> {
@@ -297,7 +394,11 @@ export function createSellAuthBuyerOrders(options: SellAuthBuyerOrdersOptions): 
           logger.warn({ reason: read.skipped.slice(0, 300) }, "shop invoice skipped: malformed");
           // Only an invoice the shop says is this address's is shown: a loose filter must never show another's.
         } else if (read.email !== email) foreign += 1;
-        else orders.push(read.order);
+        else {
+          // The list's rows carry no delivered items (SellAuth's Invoice model): the single invoice says.
+          if (read.order.status.kind === "paid") read.order.deliveredUnreadable = true;
+          orders.push(read.order);
+        }
       }
       if (Array.isArray(raw) || page >= (answer.last_page ?? page) || answer.data.length === 0) break;
     }
@@ -306,7 +407,9 @@ export function createSellAuthBuyerOrders(options: SellAuthBuyerOrdersOptions): 
       { buyer: hashIdentityForLog(email), orders: orders.length, skipped },
       "buyer's orders read from the shop",
     );
-    return orders.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    orders.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    await readDelivered(email, orders);
+    return orders;
   }
 
   const cache = new LRUCache<string, BuyerOrder[], string>({
@@ -317,11 +420,26 @@ export function createSellAuthBuyerOrders(options: SellAuthBuyerOrdersOptions): 
     fetchMethod: (_key, _stale, { context }) => readAll(context),
   });
 
+  const retries = new Map<string, Promise<void>>();
+  /** One retry at a time per address (concurrent visits share it), and not before the last one's wait is over. */
+  function retryDelivered(address: string, orders: BuyerOrder[]): Promise<void> {
+    const key = cacheKeyOf(address);
+    let running = retries.get(key);
+    if (!running) {
+      if (now() < (nextTryAt.get(orders) ?? 0)) return Promise.resolve();
+      running = readDelivered(address, orders).finally(() => retries.delete(key));
+      retries.set(key, running);
+    }
+    return running;
+  }
+
   return {
     ordersAvailable: true,
     async ordersOf(email) {
       const address = email.trim().toLowerCase();
       const orders = await cache.fetch(cacheKeyOf(address), { context: address });
+      // A delivered invoice that could not be read is asked for again (kept with the list, for the list's 60 s).
+      if (orders?.some((o) => o.deliveredUnreadable)) await retryDelivered(address, orders);
       // Each caller gets its own copy: nothing it does reaches the kept answer.
       return structuredClone(orders ?? []);
     },
