@@ -260,6 +260,78 @@ async function fillShopData(db: Kysely<Database>) {
       },
     ])
     .execute();
+  // The console's team, their passkeys' public halves and the audit log travel too (issue 34).
+  await db
+    .insertInto("staff")
+    .values([
+      {
+        id: "s-1",
+        email: "owner@example.com",
+        role: "owner",
+        webauthn_user_id: "dXNlci0x",
+        created_at: "2026-06-02T00:00:00.000Z",
+      },
+      {
+        id: "s-2",
+        email: "agent@example.com",
+        role: "support",
+        webauthn_user_id: "dXNlci0y",
+        created_at: "2026-06-02T00:01:00.000Z",
+      },
+    ])
+    .execute();
+  await db
+    .insertInto("staff_passkeys")
+    .values([
+      {
+        id: "cred-1",
+        staff_id: "s-1",
+        public_key: "pk1",
+        counter: 0,
+        transports: '["internal"]',
+        name: "Laptop",
+        created_at: "2026-06-02T00:00:00.000Z",
+        last_used_at: null,
+      },
+      {
+        id: "cred-2",
+        staff_id: "s-2",
+        public_key: "pk2",
+        counter: 7,
+        transports: "[]",
+        name: "Phone",
+        created_at: "2026-06-02T00:01:00.000Z",
+        last_used_at: "2026-06-03T00:00:00.000Z",
+      },
+    ])
+    .execute();
+  await db
+    .insertInto("audit_log")
+    .values([
+      {
+        id: 1,
+        at: "2026-06-02T00:00:00.000Z",
+        actor: "cli",
+        action: "staff-invited",
+        target: "owner@example.com",
+        detail: '{"role":"owner"}',
+        client_address: null,
+        user_agent: null,
+        session_began_with: "cli",
+      },
+      {
+        id: 2,
+        at: "2026-06-02T00:05:00.000Z",
+        actor: "owner@example.com",
+        action: "sign-in",
+        target: null,
+        detail: null,
+        client_address: "127.0.0.1",
+        user_agent: 'Chrome, "quoted"',
+        session_began_with: "passkey",
+      },
+    ])
+    .execute();
 }
 
 async function exportLines(db: Kysely<Database>): Promise<string[]> {
@@ -302,7 +374,7 @@ describe("db export / import", () => {
     await fillShopData(source.handle.db);
 
     const exported = await exportLines(source.handle.db);
-    expect(exported).toHaveLength(22);
+    expect(exported).toHaveLength(28);
     expect(JSON.parse(exported[0] ?? "")).toEqual({
       table: "status_entries",
       row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }),
@@ -319,6 +391,9 @@ describe("db export / import", () => {
       support_conversation_keys: 2,
       support_conversation_messages: 2,
       reviews_cache: 2,
+      staff: 2,
+      staff_passkeys: 2,
+      audit_log: 2,
     });
     await importShopData(back.handle, await exportLines(middle.handle.db));
 
@@ -412,7 +487,7 @@ describe("db export / import", () => {
       encoding: "utf8",
     });
     expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain("Exported 22 rows from SQLite.");
+    expect(exported.stderr).toContain("Exported 28 rows from SQLite.");
     const file = path.join(makeDataDir(), "shop.jsonl");
     fs.writeFileSync(file, exported.stdout);
 
@@ -424,7 +499,7 @@ describe("db export / import", () => {
     });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
-      "Imported 22 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, reviews_cache 2).",
+      "Imported 28 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, reviews_cache 2, staff 2, staff_passkeys 2, audit_log 2).",
     );
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });

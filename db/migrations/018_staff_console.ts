@@ -5,7 +5,7 @@ import type { DbDialect } from "../client";
 // the WebAuthn challenges any instance can check, and the audit log nothing edits.
 export async function up(db: Kysely<unknown>, dialect: DbDialect) {
   const serial =
-    dialect === "postgres" ? sql.raw("BIGSERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
+    dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
   await sql`CREATE TABLE staff (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,
