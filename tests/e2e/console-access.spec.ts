@@ -281,3 +281,50 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     { numRuns: Number(process.env.FUZZ_RUNS ?? 400), endOnFailure: true },
   );
 });
+
+test("the console opens in the browser's language, and the language menu's choice is kept", async () => {
+  const german = await fetch(`${origin}/admin/sign-in`, {
+    headers: { "accept-language": "de-DE,de;q=0.9" },
+    redirect: "manual",
+  });
+  expect(german.status).toBe(303);
+  expect(german.headers.get("location")).toBe("/de/admin/sign-in");
+  const page = await (await fetch(`${origin}/de/admin/sign-in`)).text();
+  expect(page).toContain('<html lang="de"');
+  expect(page).toContain("Bei der Konsole anmelden");
+  expect(page).toContain("Mit Passkey anmelden");
+
+  const chosen = await fetch(`${origin}/de/admin/language`, {
+    method: "POST",
+    headers: { origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ locale: "en", to: "/admin/sign-in" }).toString(),
+    redirect: "manual",
+  });
+  expect(chosen.status).toBe(303);
+  expect(chosen.headers.get("location")).toBe("/admin/sign-in");
+  const cookie = (chosen.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  expect(cookie).toBe("kestrel-console-language=en");
+  const english = await fetch(`${origin}/admin/sign-in`, {
+    headers: { "accept-language": "de-DE,de;q=0.9", cookie },
+    redirect: "manual",
+  });
+  expect(english.status).toBe(200);
+  expect(await english.text()).toContain("Sign in to the console");
+});
+
+test("sign-in is rate limited per client address", async () => {
+  const ask = (address: string) =>
+    fetch(`${origin}/api/admin/passkeys/sign-in/options`, {
+      method: "POST",
+      headers: { origin, "x-forwarded-for": address },
+    });
+  const answers: number[] = [];
+  for (let i = 0; i < 31; i++) answers.push((await ask("198.51.100.7")).status);
+  expect(answers.slice(0, 30).every((status) => status === 200)).toBe(true);
+  expect(answers[30]).toBe(429);
+  const limited = await ask("198.51.100.7");
+  expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect(await limited.json()).toEqual({ error: "Too many sign-in attempts. Please wait a minute." });
+  // Another address is not held back.
+  expect((await ask("198.51.100.8")).status).toBe(200);
+});

@@ -202,6 +202,18 @@ test("a removed person is signed out at once; the last owner cannot be removed",
   await support.context.close();
 });
 
+test("every console page fits a 360 px phone without sideways scrolling", async () => {
+  const { page } = owner;
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ["/admin", "/admin/staff", "/admin/account", "/admin/audit"]) {
+    await gotoHydrated(page, `${origin}${path}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, path).toBeLessThanOrEqual(360);
+  }
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+});
+
 test("the audit log lists all of it, filtered and as CSV", async () => {
   const { page } = owner;
   await gotoHydrated(page, `${origin}/admin/audit`);
