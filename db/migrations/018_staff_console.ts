@@ -4,8 +4,7 @@ import type { DbDialect } from "../client";
 // The console's door (issue 34): staff, their passkeys, one-time setup links and sessions (only hashes of the secrets),
 // the WebAuthn challenges any instance can check, and the audit log nothing edits.
 export async function up(db: Kysely<unknown>, dialect: DbDialect) {
-  const serial =
-    dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
+  const serial = dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
   await sql`CREATE TABLE staff (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,
@@ -62,4 +61,12 @@ export async function up(db: Kysely<unknown>, dialect: DbDialect) {
   )`.execute(db);
   await sql`CREATE INDEX audit_log_at ON audit_log (at)`.execute(db);
   await sql`CREATE INDEX audit_log_actor ON audit_log (actor, at)`.execute(db);
+  // The dashboard's reads: paid orders by when they were paid, conversations by when they opened and what waits, and
+  // each conversation's team replies.
+  await sql`CREATE INDEX orders_paid ON orders (status, completed_at)`.execute(db);
+  await sql`CREATE INDEX support_conversations_created ON support_conversations (created_at)`.execute(db);
+  await sql`CREATE INDEX support_conversations_waiting ON support_conversations (status, last_message_at)`.execute(db);
+  await sql`CREATE INDEX support_conversation_messages_author ON support_conversation_messages (conversation_id, author, created_at)`.execute(
+    db,
+  );
 }

@@ -55,8 +55,8 @@ async function periodFigures(db: Kysely<Database>, from: string, to: string): Pr
         eb.fn.sum<number | string | null>("amount_cents").as("cents"),
       ])
       .where("status", "=", "completed")
-      .where((eb) => eb(eb.fn.coalesce("completed_at", "created_at"), ">=", from))
-      .where((eb) => eb(eb.fn.coalesce("completed_at", "created_at"), "<", to))
+      .where("completed_at", ">=", from)
+      .where("completed_at", "<", to)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("support_requests")
@@ -64,18 +64,24 @@ async function periodFigures(db: Kysely<Database>, from: string, to: string): Pr
       .where("created_at", ">=", from)
       .where("created_at", "<", to)
       .executeTakeFirstOrThrow(),
+    // Each conversation's first team reply through the (conversation, author, time) index: no grouping of all messages.
     db
       .selectFrom("support_conversations as c")
-      .innerJoin("support_conversation_messages as m", (join) =>
-        join.onRef("m.conversation_id", "=", "c.id").on("m.author", "=", "team"),
-      )
-      .select((eb) => ["c.created_at", eb.fn.min("m.created_at").as("first_reply_at")])
+      .select((eb) => [
+        "c.created_at",
+        eb
+          .selectFrom("support_conversation_messages as m")
+          .select((m) => m.fn.min("m.created_at").as("first"))
+          .whereRef("m.conversation_id", "=", "c.id")
+          .where("m.author", "=", "team")
+          .as("first_reply_at"),
+      ])
       .where("c.created_at", ">=", from)
       .where("c.created_at", "<", to)
-      .groupBy(["c.id", "c.created_at"])
       .execute(),
   ]);
   const waits = replies
+    .filter((r) => r.first_reply_at !== null)
     .map((r) => Date.parse(String(r.first_reply_at)) - Date.parse(r.created_at))
     .filter((ms) => Number.isFinite(ms) && ms >= 0)
     .sort((a, b) => a - b);
@@ -170,10 +176,10 @@ export async function readDashboard(
       : Promise.resolve(null),
     db
       .selectFrom("orders")
-      .select((eb) => [day("created_at").as("day"), eb.fn.countAll<number | string>().as("n")])
+      .select((eb) => [day("completed_at").as("day"), eb.fn.countAll<number | string>().as("n")])
       .where("status", "=", "completed")
-      .where("created_at", ">=", chartFrom)
-      .groupBy(day("created_at"))
+      .where("completed_at", ">=", chartFrom)
+      .groupBy(day("completed_at"))
       .execute(),
     db
       .selectFrom("support_requests")

@@ -1,0 +1,145 @@
+// Run by scripts/lib/bench-console.mjs under tsx: the console dashboard's server time (readDashboard) over 100,000
+// paid orders, 100,000 support requests and 100,000 conversations with a visitor message and a team reply each, on
+// SQLite and PostgreSQL. Prints p50/p95 per period. Figures only.
+import { sql } from "kysely";
+import { readDashboard, type DashboardPeriod } from "../../app/features/console/dashboard.server.ts";
+import { createTestDatabase, isPostgresReachable } from "../../tests/support/databases.ts";
+
+const ROWS = Number(process.env.BENCH_CONSOLE_ROWS ?? 100_000);
+const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 15);
+const BATCH = 500;
+const now = new Date("2026-11-27T12:00:00.000Z");
+// Spread over 60 days, so every period and the one before it hold rows.
+const at = (i: number) => new Date(now.getTime() - ((i * 7919) % (60 * 24 * 60)) * 60_000).toISOString();
+
+function percentile(values: number[], p: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]["db"]) {
+  for (let start = 0; start < ROWS; start += BATCH) {
+    const ids = Array.from({ length: Math.min(BATCH, ROWS - start) }, (_, k) => start + k);
+    await db
+      .insertInto("orders")
+      .values(
+        ids.map((i) => ({
+          id: `o${i}`,
+          provider: "demo",
+          provider_invoice_id: null,
+          product_id: 1,
+          variant_id: 1,
+          quantity: 1,
+          amount_cents: 999 + (i % 5000),
+          status: i % 10 === 0 ? "pending" : "completed",
+          created_at: at(i),
+          completed_at: i % 10 === 0 ? null : at(i),
+          raw_event_id: null,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto("support_requests")
+      .values(
+        ids.map((i) => ({
+          id: `r${i}`,
+          category: "billing",
+          answers: "{}",
+          locale: "en",
+          created_at: at(i),
+          delivery_status: i % 50 === 0 ? "failed" : "delivered",
+          attempts: 1,
+          next_attempt_at: at(i),
+          first_failed_at: null,
+          last_error: null,
+          delivered_at: at(i),
+          claimed_by: null,
+          claimed_until: null,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto("support_conversations")
+      .values(
+        ids.map((i) => ({
+          id: `c${i}`,
+          request_id: `r${i}`,
+          category: "billing",
+          locale: "en",
+          visitor_email: null,
+          status: i % 3 === 0 ? "resolved" : "open",
+          channel_id: null,
+          thread_id: null,
+          last_relayed_message_id: null,
+          next_read_at: null,
+          last_read_at: null,
+          state_checked_at: null,
+          visitor_active_at: at(i),
+          visitor_seen_seq: 0,
+          last_message_at: i % 4 === 0 ? at(i) : new Date(Date.parse(at(i)) + 20 * 60_000).toISOString(),
+          created_at: at(i),
+          resolved_at: null,
+        })),
+      )
+      .execute();
+    const message = (i: number, seq: number, author: "visitor" | "team", minutes: number) => ({
+      conversation_id: `c${i}`,
+      seq,
+      id: `c${i}-${seq}`,
+      author,
+      author_name: author === "team" ? "Sam" : null,
+      body: "…",
+      discord_message_id: null,
+      created_at: new Date(Date.parse(at(i)) + minutes * 60_000).toISOString(),
+      delivery_status: null,
+      attempts: 0,
+      next_attempt_at: null,
+      first_failed_at: null,
+      last_error: null,
+      delivered_at: null,
+      claimed_by: null,
+      claimed_until: null,
+      emailed_at: null,
+    });
+    await db
+      .insertInto("support_conversation_messages")
+      .values(
+        ids.flatMap((i) =>
+          i % 4 === 0 ? [message(i, 1, "visitor", 0)] : [message(i, 1, "visitor", 0), message(i, 2, "team", 20)],
+        ),
+      )
+      .execute();
+  }
+}
+
+async function bench(dialect: "sqlite" | "postgres") {
+  const database = await createTestDatabase(dialect);
+  try {
+    const { db } = database.handle;
+    const seeding = performance.now();
+    await seed(db);
+    if (dialect === "postgres") await sql`ANALYZE`.execute(db);
+    console.log(
+      `${dialect}: seeded ${ROWS.toLocaleString("en")} orders, requests and conversations (${((performance.now() - seeding) / 1000).toFixed(1)} s)`,
+    );
+    for (const period of ["24h", "7d", "30d"] as DashboardPeriod[]) {
+      await readDashboard(db, period, now);
+      const times: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now();
+        await readDashboard(db, period, now);
+        times.push(performance.now() - started);
+      }
+      console.log(
+        `  dashboard ${period.padEnd(3)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms  (${RUNS} runs)`,
+      );
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+console.log(`\n## Console dashboard: server time over ${ROWS.toLocaleString("en")} orders and conversations`);
+await bench("sqlite");
+if (await isPostgresReachable()) await bench("postgres");
+else console.log("postgres: not reachable on 127.0.0.1:5432, skipped");
