@@ -54,3 +54,31 @@ test.describe("first-load JavaScript", () => {
     ).toBe(true);
   });
 });
+
+// The staff console (issue 34) costs the shop nothing: none of its chunks, nor the WebAuthn library, in a shop page's
+// first load. Markers: the passkey endpoints the console calls, and @simplewebauthn/browser's error for a missing WebAuthn.
+const CONSOLE_MARKERS = ["/api/admin/passkeys/", "WebAuthn is not supported in this browser"];
+
+test.describe("the console stays out of the shop's first load", () => {
+  for (const routeId of ["routes/home", "routes/products", "routes/product", "routes/status"]) {
+    test(`${routeId} loads no console code before it hydrates`, () => {
+      const manifest = readManifest();
+      const files = firstLoadFiles(manifest, routeId);
+      expect(files.filter((file) => /admin/.test(file))).toEqual([]);
+      const withConsole = files.filter((file) => {
+        const source = fs.readFileSync(path.join(clientDir, file), "utf8");
+        return CONSOLE_MARKERS.some((marker) => source.includes(marker));
+      });
+      expect(withConsole).toEqual([]);
+    });
+  }
+
+  test("the console's code and the WebAuthn library are in the build, so the check above looks at real files", () => {
+    const assets = fs.readdirSync(path.join(clientDir, "assets")).filter((name) => name.endsWith(".js"));
+    for (const marker of CONSOLE_MARKERS)
+      expect(
+        assets.some((name) => fs.readFileSync(path.join(clientDir, "assets", name), "utf8").includes(marker)),
+        marker,
+      ).toBe(true);
+  });
+});
