@@ -2,6 +2,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { readLatestSnapshot } from "~/features/catalog/shop-sync.server";
+import { type AuditAction, recordAudit } from "~/features/console/audit-log.server";
 import { getContent } from "~/features/content/content.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { EnvError, parseEnv } from "~/platform/env.server";
@@ -126,4 +127,14 @@ export function formatTable(header: string[], rows: string[][]): string {
       .join("  ")
       .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
+}
+
+/** A writing command's audit entry (actor `cli`), written before the command reports success (docs/console.md). */
+export function auditCli(
+  db: Kysely<Database>,
+  action: AuditAction,
+  target: string | null,
+  detail?: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(db, { actor: "cli", action, target, detail: detail ?? null, sessionBeganWith: "cli" });
 }

@@ -8,7 +8,7 @@ import {
   updateIncident,
 } from "~/features/status/status-admin.server";
 import { loadIncident } from "~/features/status/status.server";
-import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase, auditCli } from "./cli-context";
 
 export const INCIDENTS_USAGE = `Usage:
   npm run cli -- incidents list [--all] [--json]
@@ -59,6 +59,10 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
         { title: values.title, body: values.body, status: values.status, products: values.product },
         products,
       );
+      await auditCli(db, "incident-opened", `incident ${incident.id}`, {
+        title: incident.title,
+        status: incident.status,
+      });
       print(incident, `Incident ${incident.id} opened: ${incident.title} (${incidentPath(incident.id)})`);
       return 0;
     }
@@ -68,6 +72,7 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
       if (values.status === undefined || values.body === undefined)
         return fail(`"incidents update" needs --status and --body\n\n${INCIDENTS_USAGE}`, 2);
       const incident = await updateIncident(db, id, { status: values.status, body: values.body });
+      await auditCli(db, "incident-updated", `incident ${incident.id}`, { status: incident.status });
       print(incident, `Incident ${incident.id} is now ${incident.status}: ${incident.title}`);
       return 0;
     }
@@ -79,6 +84,7 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
         new Date(),
         values.body,
       );
+      if (!alreadyResolved) await auditCli(db, "incident-resolved", `incident ${incident.id}`);
       out(
         values.json
           ? JSON.stringify({ ...incident, alreadyResolved }, null, 2)

@@ -1,6 +1,6 @@
 import { KNOWN_STATUSES } from "~/features/status/status";
 import { listStatusRows, StatusAdminError, setProductStatus } from "~/features/status/status-admin.server";
-import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase, auditCli } from "./cli-context";
 
 export const STATUS_USAGE = `Usage:
   npm run cli -- status list [--json]
@@ -39,7 +39,12 @@ export const statusCommand: CliCommand = async (argv, { db, products, out, err }
       return fail(`"status set" needs a product and a status\n\n${STATUS_USAGE}`, 2);
     if (extra.length > 0) return fail(`Unexpected arguments: ${extra.join(" ")} (quote product names with spaces)`, 2);
     try {
+      const before = await db.selectFrom("status_entries").select(["name", "status"]).execute();
       const row = await setProductStatus(db, { product, status, uptime: values.uptime }, products);
+      await auditCli(db, "status-changed", row.name, {
+        before: before.find((entry) => entry.name === row.name)?.status ?? null,
+        after: row.storedStatus,
+      });
       out(values.json ? JSON.stringify(row, null, 2) : `${row.name}: ${row.status} (since ${row.updatedAt})`);
       return 0;
     } catch (error) {

@@ -16,7 +16,7 @@ import {
 import { retrySupportRequests } from "~/features/support-relay/support-relay.server";
 import { getEnv } from "~/platform/env.server";
 import { closeRedis } from "~/platform/redis.server";
-import { type CliCommand, startCommand, formatTable, runWithDatabase } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase, auditCli } from "./cli-context";
 
 /** Who a reply from the CLI is from when --as names nobody. */
 const DEFAULT_REPLIER = "Support team";
@@ -124,6 +124,9 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
       env.SUPPORT_WEBHOOK_URL,
       target,
     );
+    await auditCli(db, "support-retried", values.failed ? "all failed requests" : `request ${rest[0]}`, {
+      queued: queued.length,
+    });
     if (values.json) out(JSON.stringify({ queued, ...pass }, null, 2));
     else if (queued.length === 0) out("Nothing to retry: no failed or no_channel support requests.");
     else {
@@ -181,6 +184,7 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
       return fail(`Conversation ${id} was resolved at ${conversation.resolved_at}: the visitor starts a new request`);
     const reply = await addTeamReply(db, id, { authorName: name, body: text });
     if (!reply) return fail(`The reply to conversation ${id} was not stored`);
+    await auditCli(db, "support-replied", `conversation ${id}`, { as: name, message: Number(reply.seq) });
     if (values.json) out(JSON.stringify({ conversationId: id, seq: Number(reply.seq), authorName: name }, null, 2));
     else out(`Replied to conversation ${id} as ${name} (message ${reply.seq}).`);
     return 0;
@@ -193,6 +197,7 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
     if (!conversation) return fail(`No conversation with id ${id}`);
     if (!(await resolveConversation(db, id)))
       return fail(`Conversation ${id} was resolved already at ${conversation.resolved_at}`);
+    await auditCli(db, "support-resolved", `conversation ${id}`);
     // An open page learns it from the database when woken.
     ringConversation(id);
     if (values.json) out(JSON.stringify({ conversationId: id, status: "resolved" }, null, 2));

@@ -19,6 +19,16 @@ export const AUDIT_ACTIONS = [
   "sign-out",
   "sign-out-everywhere",
   "audit-exported",
+  // The CLI's other writing commands (actor `cli`).
+  "status-changed",
+  "incident-opened",
+  "incident-updated",
+  "incident-resolved",
+  "support-replied",
+  "support-resolved",
+  "support-retried",
+  "buyer-sessions-revoked",
+  "data-imported",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
