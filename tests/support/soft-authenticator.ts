@@ -2,7 +2,7 @@
 // server's registration and sign-in options with the JSON a browser's @simplewebauthn/browser would post. Attestation
 // is "none"; every part can be spoiled (flags, origin, counter) so a test can show what the server refuses.
 import crypto from "node:crypto";
-import { encodeCBOR } from "@levischuck/tiny-cbor";
+import { type CBORType, encodeCBOR } from "@levischuck/tiny-cbor";
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -121,9 +121,9 @@ export class SoftAuthenticator {
       coseKeyOf(publicKey),
     ]);
     const attestationObject = encodeCBOR(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, CBORType>([
         ["fmt", "none"],
-        ["attStmt", new Map()],
+        ["attStmt", new Map<string, CBORType>()],
         ["authData", authData],
       ]),
     );
