@@ -16,6 +16,7 @@ import { postgresRestart } from "./postgres-restart";
 import { startDiscordEmulator } from "../fakes/discord-emulator";
 import { startShopEmulator } from "../fakes/shop-emulator";
 import { buyerSignInAcrossInstances } from "./buyer-sign-in";
+import { consoleAcrossInstances } from "./console";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
 import { shopCatalogue } from "./shop-catalogue";
 import { PROBE_INTERVAL_SECONDS, startProbeTargetRecorder, statusProbes } from "./status-probes";
@@ -98,6 +99,8 @@ async function main(): Promise<number> {
         "support-conversation-read",
         "support-conversation-stream",
         "support-message-address",
+        "staffSignIn",
+        "staffSetup",
       ].map((limit) => `kestrel:rl:${limit}:${address}`),
     );
     for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
@@ -108,7 +111,7 @@ async function main(): Promise<number> {
     shopWebhookSecret: crypto.randomBytes(32).toString("hex"),
   };
 
-  // a-c: the machine's PostgreSQL, one database made for the run.
+  // a-c, g, h, j: the machine's PostgreSQL, one database made for the run.
   const firstSet = cleanups.length;
   const { name: dbName, url: databaseUrl } = await createRunDatabase();
   const receiver: ChatWebhookReceiver = await startChatWebhookReceiver();
@@ -148,6 +151,7 @@ async function main(): Promise<number> {
   await scenario("h", () =>
     supportConversationsAcrossInstances({ cluster, balancer: nginx.url, databaseUrl, redisUrl: REDIS_URL, checks }),
   );
+  await scenario("j", () => consoleAcrossInstances({ cluster, db, databaseUrl, checks }));
   if (checks.failures.length > before)
     console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
   await cleanUp(firstSet);

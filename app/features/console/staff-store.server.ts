@@ -354,11 +354,11 @@ export async function removePasskey(
   id: string,
 ): Promise<{ name: string } | "last" | undefined> {
   return db.transaction().execute(async (trx) => {
-    const keys = await trx
-      .selectFrom("staff_passkeys")
-      .select(["id", "name"])
-      .where("staff_id", "=", staffId)
-      .execute();
+    // On PostgreSQL the person's passkeys are locked: two removals at once (two tabs, two instances) would otherwise
+    // each see the other passkey left and remove both.
+    let query = trx.selectFrom("staff_passkeys").select(["id", "name"]).where("staff_id", "=", staffId);
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+    const keys = await query.execute();
     const key = keys.find((k) => k.id === id);
     if (!key) return undefined;
     if (keys.length <= 1) return "last";

@@ -1,0 +1,236 @@
+// Scenario j: the console's door across instances (issue 34). The CLI invites the first owner; the owner opens the
+// setup link and registers a passkey through instance 0 and signs in with it on instance 1 (challenges live in the
+// database); the owner invites a support person on instance 1, who registers on instance 2; the owner removes them on
+// instance 2, and all three instances refuse that person's session at once. Every audit entry lands once.
+// Each instance's PUBLIC_URL is http://localhost:<its port>: the relying party ("localhost") is the same for all, the
+// origin each ceremony runs on is the instance's own, as a browser on that address would send it.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import type pg from "pg";
+import { SoftAuthenticator } from "../support/soft-authenticator";
+import { type Checks, type Cluster, clientAddresses } from "./cluster";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const COOKIE = "kestrel-staff";
+
+interface Answer {
+  status: number;
+  location: string | null;
+  /** The staff session the answer sets (`kestrel-staff=…`), if any. */
+  session: string | undefined;
+  text: string;
+  json: Record<string, unknown> | undefined;
+}
+
+export async function consoleAcrossInstances(opts: {
+  cluster: Cluster;
+  db: pg.Client;
+  databaseUrl: string;
+  checks: Checks;
+}) {
+  const { cluster, db, databaseUrl, checks } = opts;
+  const started = Date.now();
+  const client = clientAddresses()();
+  const run = crypto.randomUUID().slice(0, 8);
+  const owner = `owner-${run}@example.com`;
+  const helper = `support-${run}@example.com`;
+  const origin = (i: number) => `http://localhost:${cluster.ports[i]}`;
+  const firstAuditId = Number(
+    (await db.query<{ id: number | null }>("SELECT max(id) AS id FROM audit_log")).rows[0]?.id ?? 0,
+  );
+
+  /**
+   * One request to instance i as a browser on that instance's PUBLIC_URL sends it (Host and Origin localhost:<port>,
+   * which React Router's own check of a form's origin compares with the request's); redirects are not followed.
+   */
+  function ask(
+    i: number,
+    pathname: string,
+    init: { json?: unknown; form?: Record<string, string>; cookie?: string } = {},
+  ): Promise<Answer> {
+    const headers: Record<string, string> = {
+      Host: new URL(origin(i)).host,
+      Origin: origin(i),
+      "X-Forwarded-For": client,
+    };
+    if (init.cookie) headers.Cookie = init.cookie;
+    let body = "";
+    if (init.json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(init.form).toString();
+    }
+    const method = body === "" && !pathname.startsWith("/api/") ? "GET" : "POST";
+    if (method === "POST") headers["Content-Length"] = String(Buffer.byteLength(body));
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        { host: "127.0.0.1", port: cluster.ports[i], path: pathname, method, headers, timeout: 30_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", reject);
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            const session = (res.headers["set-cookie"] ?? [])
+              .map((c) => c.split(";")[0] ?? "")
+              .find((pair) => pair.startsWith(`${COOKIE}=`) && !pair.endsWith("="));
+            let json: Record<string, unknown> | undefined;
+            if ((res.headers["content-type"] ?? "").includes("json"))
+              json = JSON.parse(text) as Record<string, unknown>;
+            resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, session, text, json });
+          });
+        },
+      );
+      req.on("timeout", () => req.destroy(new Error(`${pathname} on instance ${i} timed out`)));
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  /** Opens a setup link on instance i and registers a passkey there: the signed-in session it ends with. */
+  async function setUp(i: number, token: string, auth: SoftAuthenticator, who: string): Promise<string | undefined> {
+    const opened = await ask(i, `/admin/setup?token=${token}`);
+    checks.that(
+      opened.status === 303 && opened.location === "/admin/setup" && opened.session !== undefined,
+      `j: ${who}'s setup link on instance ${i} answered ${opened.status} to ${opened.location}, with a session: ${opened.session !== undefined}`,
+    );
+    const options = await ask(i, "/api/admin/passkeys/register/options", { cookie: opened.session });
+    if (options.status !== 200)
+      throw new Error(`registration options on ${i} answered ${options.status}: ${options.text}`);
+    const credential = auth.register(options.json?.options as Parameters<SoftAuthenticator["register"]>[0]);
+    const registered = await ask(i, "/api/admin/passkeys/register", {
+      cookie: opened.session,
+      json: { credential, name: `${who}'s key`, locale: "en" },
+    });
+    checks.that(
+      registered.status === 200 && registered.json?.redirect === "/admin" && registered.session !== undefined,
+      `j: ${who}'s passkey registration on instance ${i} answered ${registered.status} ${registered.text.slice(0, 200)}`,
+    );
+    return registered.session;
+  }
+
+  const pageStatus = async (i: number, cookie: string | undefined) => {
+    const page = await ask(i, "/admin", { cookie });
+    return page.status === 303 ? `303 ${page.location}` : String(page.status);
+  };
+
+  // The first owner, from the CLI: its setup link on a line of its own.
+  const printed = execFileSync(
+    path.join(ROOT, "node_modules/.bin/tsx"),
+    [
+      "--import",
+      "./scripts/lib/lingui-macros.register.mjs",
+      "cli/index.ts",
+      "staff",
+      "invite",
+      owner,
+      "--role",
+      "owner",
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: origin(0), LOG_LEVEL: "warn" },
+      encoding: "utf8",
+    },
+  );
+  const link = printed.split("\n").find((line) => line.startsWith(`${origin(0)}/admin/setup?token=`));
+  checks.that(link !== undefined, `j: the CLI printed the setup link on a line of its own (${printed.trim()})`);
+  const ownerToken = new URL(link ?? "http://x/?token=").searchParams.get("token") ?? "";
+
+  // Registered through instance 0; signed in with on instance 1.
+  const ownerKey = new SoftAuthenticator(origin(0));
+  await setUp(0, ownerToken, ownerKey, "the owner");
+  const signInOptions = await ask(1, "/api/admin/passkeys/sign-in/options");
+  const answer = ownerKey.signIn(signInOptions.json?.options as Parameters<SoftAuthenticator["signIn"]>[0], {
+    origin: origin(1),
+  });
+  const signedIn = await ask(1, "/api/admin/passkeys/sign-in", { json: { credential: answer, locale: "en" } });
+  checks.that(
+    signedIn.status === 200 && signedIn.session !== undefined,
+    `j: the owner's passkey from instance 0 signed in on instance 1: ${signedIn.status} ${signedIn.text.slice(0, 200)}`,
+  );
+  const ownerSession = signedIn.session;
+  const replayed = await ask(2, "/api/admin/passkeys/sign-in", { json: { credential: answer, locale: "en" } });
+  checks.that(replayed.status === 401, `j: the same sign-in answer replayed on instance 2 answered ${replayed.status}`);
+
+  // The owner invites a support person on instance 1; they register on instance 2.
+  const invited = await ask(1, "/admin/staff", {
+    cookie: ownerSession,
+    form: { intent: "invite", email: helper, role: "support" },
+  });
+  const helperToken = /\/admin\/setup\?token=([A-Za-z0-9_-]{43})/.exec(invited.text)?.[1];
+  checks.that(
+    invited.status === 200 && helperToken !== undefined,
+    `j: the owner's invitation on instance 1 answered ${invited.status} with a link: ${helperToken !== undefined}`,
+  );
+  const helperKey = new SoftAuthenticator(origin(2));
+  const helperSession = await setUp(2, helperToken ?? "", helperKey, "the support person");
+  const before = await Promise.all(cluster.ports.map((_p, i) => pageStatus(i, helperSession)));
+  checks.that(
+    before.every((s) => s === "200"),
+    `j: the support person's session opens /admin on every instance (${before.join(", ")})`,
+  );
+
+  // Removed on instance 2 by the owner: refused everywhere at once, their passkey with them.
+  const removed = await ask(2, "/admin/staff", { cookie: ownerSession, form: { intent: "remove", email: helper } });
+  checks.that(removed.status === 200, `j: removing the support person on instance 2 answered ${removed.status}`);
+  const after = await Promise.all(cluster.ports.map((_p, i) => pageStatus(i, helperSession)));
+  const apiAfter = await Promise.all(
+    cluster.ports.map(
+      async (_p, i) => (await ask(i, "/api/admin/passkeys/register/options", { cookie: helperSession })).status,
+    ),
+  );
+  checks.that(
+    after.every((s) => s === "303 /admin/sign-in") && apiAfter.every((s) => s === 401),
+    `j: every instance refuses the removed person's session at once: pages ${after.join(", ")}; api ${apiAfter.join(", ")}`,
+  );
+  const helperOptions = await ask(0, "/api/admin/passkeys/sign-in/options");
+  const helperSignIn = await ask(0, "/api/admin/passkeys/sign-in", {
+    json: {
+      credential: helperKey.signIn(helperOptions.json?.options as Parameters<SoftAuthenticator["signIn"]>[0], {
+        origin: origin(0),
+      }),
+    },
+  });
+  checks.that(
+    helperSignIn.status === 401,
+    `j: the removed person's passkey answered ${helperSignIn.status} on instance 0`,
+  );
+  const ownerStill = await Promise.all(cluster.ports.map((_p, i) => pageStatus(i, ownerSession)));
+  checks.that(
+    ownerStill.every((s) => s === "200"),
+    `j: the owner is still signed in everywhere (${ownerStill.join(", ")})`,
+  );
+
+  // Every action of the scenario is in the audit log once, in order, whichever instance (or the CLI) wrote it.
+  const rows = await db.query<{ actor: string; action: string; target: string | null }>(
+    "SELECT actor, action, target FROM audit_log WHERE id > $1 ORDER BY id",
+    [firstAuditId],
+  );
+  const entries = rows.rows.map((r) => `${r.actor} ${r.action}${r.target ? ` ${r.target}` : ""}`);
+  const expected = [
+    `cli staff-invited ${owner}`,
+    `${owner} setup-link-used`,
+    `${owner} passkey-added the owner's key`,
+    `${owner} sign-in`,
+    `${owner} sign-in`,
+    "anonymous sign-in-refused",
+    `${owner} staff-invited ${helper}`,
+    `${helper} setup-link-used`,
+    `${helper} passkey-added the support person's key`,
+    `${helper} sign-in`,
+    `${owner} staff-removed ${helper}`,
+    "anonymous sign-in-refused",
+  ];
+  checks.that(
+    JSON.stringify(entries) === JSON.stringify(expected),
+    `j: the audit log holds each action once:\n  got      ${entries.join("\n           ")}\n  expected ${expected.join("\n           ")}`,
+  );
+  console.log(
+    `j. console across ${cluster.ports.length} instances: registered on 0, signed in on 1, replay refused on 2; invited on 1, registered on 2, removed on 2: refused by ${after.filter((s) => s.startsWith("303")).length}/${after.length}; audit entries=${entries.length}/${expected.length} once each; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
