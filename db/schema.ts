@@ -274,6 +274,7 @@ export interface StaffPasskeysTable {
   id: string;
   staff_id: string;
   public_key: string;
+  /** Up to 2^32 - 1 (DOUBLE PRECISION on PostgreSQL, INTEGER on SQLite). */
   counter: number;
   /** JSON list of the authenticator's transports, handed back to browsers as hints. */
   transports: string;

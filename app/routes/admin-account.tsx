@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { AccountPage } from "~/features/console/account-page";
 import { accountAction, loadAccount } from "~/features/console/account.server";
+import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-account";
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -8,7 +9,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return accountAction(request, context);
+  return pageDatabaseWork(() => accountAction(request, context));
 }
 
 export default function ConsoleAccount({ loaderData, actionData }: Route.ComponentProps) {

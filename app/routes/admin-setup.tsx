@@ -1,11 +1,12 @@
 import { useLingui } from "@lingui/react/macro";
 import { loadSetupPage } from "~/features/console/account.server";
 import { SetupPage } from "~/features/console/door-pages";
+import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-setup";
 
 // Opened with a one-time `?token=`, which is spent and replaced by a short setup session and a URL without it.
 export function loader({ request, context }: Route.LoaderArgs) {
-  return loadSetupPage(request, context);
+  return pageDatabaseWork(() => loadSetupPage(request, context));
 }
 
 export default function ConsoleSetup({ loaderData }: Route.ComponentProps) {

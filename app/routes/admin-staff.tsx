@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { loadStaffPage, staffAction } from "~/features/console/account.server";
 import { StaffPage } from "~/features/console/staff-page";
+import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-staff";
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -8,7 +9,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return staffAction(request, context);
+  return pageDatabaseWork(() => staffAction(request, context));
 }
 
 export default function ConsoleStaff({ loaderData, actionData }: Route.ComponentProps) {

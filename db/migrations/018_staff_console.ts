@@ -4,6 +4,9 @@ import type { DbDialect } from "../client";
 // The console's door (issue 34): staff, their passkeys, one-time setup links and sessions (only hashes of the secrets),
 // the WebAuthn challenges any instance can check, and the audit log nothing edits.
 export async function up(db: Kysely<unknown>, dialect: DbDialect) {
+  // A WebAuthn signature counter runs to 2^32 - 1: past PostgreSQL's INTEGER (SQLite's holds 64 bits). Not BIGINT,
+  // which pg reads as text: a double holds every counter exactly and reads as a number on both databases.
+  const counter = dialect === "postgres" ? sql.raw("DOUBLE PRECISION") : sql.raw("INTEGER");
   const serial = dialect === "postgres" ? sql.raw("SERIAL PRIMARY KEY") : sql.raw("INTEGER PRIMARY KEY AUTOINCREMENT");
   await sql`CREATE TABLE staff (
     id TEXT PRIMARY KEY,
@@ -16,7 +19,7 @@ export async function up(db: Kysely<unknown>, dialect: DbDialect) {
     id TEXT PRIMARY KEY,
     staff_id TEXT NOT NULL,
     public_key TEXT NOT NULL,
-    counter INTEGER NOT NULL,
+    counter ${counter} NOT NULL,
     transports TEXT NOT NULL,
     name TEXT NOT NULL,
     created_at TEXT NOT NULL,

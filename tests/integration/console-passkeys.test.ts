@@ -121,6 +121,21 @@ describe.each(dialects)("console passkeys on %s", (dialect) => {
     expect((await findPasskey(db(), passkeyId))?.counter).toBe(2);
   });
 
+  it("keeps a signature counter past 2^31 (WebAuthn's run to 2^32 - 1) on both databases", async () => {
+    const { auth, passkeyId } = await withPasskey(email("big-counter"));
+    expect(await signIn(auth, { counter: 3_000_000_000 })).toMatchObject({ ok: true });
+    expect((await findPasskey(db(), passkeyId))?.counter).toBe(3_000_000_000);
+    expect(await signIn(auth, { counter: 2 ** 32 - 1 })).toMatchObject({ ok: true });
+    expect((await findPasskey(db(), passkeyId))?.counter).toBe(2 ** 32 - 1);
+  });
+
+  it("refuses an answer whose user handle names someone else than the passkey's owner", async () => {
+    const { auth } = await withPasskey(email("handle"));
+    const answer = auth.signIn(await signInOptions(db()));
+    answer.response.userHandle = Buffer.from("someone else").toString("base64url");
+    expect(await verifySignIn(db(), answer)).toMatchObject({ ok: false, reason: "unknown-passkey" });
+  });
+
   it("spends a sign-in challenge once: the same answer replayed is refused", async () => {
     const { auth } = await withPasskey(email("replay"));
     const answer = auth.signIn(await signInOptions(db()));

@@ -10,6 +10,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import type { Kysely } from "kysely";
+import { isDatabaseUnavailableError } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import type { Database } from "../../../db/schema";
 import {
@@ -77,7 +78,10 @@ export async function verifySignIn(db: Kysely<Database>, response: Authenticatio
   const staff = await findStaffById(db, passkey.staff_id);
   if (!staff) return { ok: false, reason: "unknown-passkey" };
   let verified = false;
-  let newCounter = passkey.counter;
+  // A passkey names its owner's user handle too (WebAuthn §7.2 step 6): it must be the person the credential is stored for.
+  if (response.response.userHandle && response.response.userHandle !== staff.webauthn_user_id)
+    return { ok: false, reason: "unknown-passkey", staffEmail: staff.email };
+  let newCounter = Number(passkey.counter);
   try {
     const result = await verifyAuthenticationResponse({
       response,
@@ -154,6 +158,8 @@ export async function verifyRegistration(
     });
     return { ok: true, passkeyId: credential.id, name };
   } catch (error) {
+    // The database out of reach is the caller's 503, not a refused passkey.
+    if (isDatabaseUnavailableError(error)) throw error;
     return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : "not-verified" };
   }
 }

@@ -73,6 +73,24 @@ export async function inviteStaff(
   db: Kysely<Database>,
   input: { email: string; role: StaffRole; by: string; now?: Date },
 ): Promise<{ token: string; staff: Staff; existed: boolean }> {
+  try {
+    return await inviteOnce(db, input);
+  } catch (error) {
+    // Two invitations of the same new address at once: the second finds the person the first just added.
+    if (!isUniqueViolation(error)) throw error;
+    return inviteOnce(db, input);
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === "23505" || (typeof message === "string" && message.includes("UNIQUE constraint failed"));
+}
+
+async function inviteOnce(
+  db: Kysely<Database>,
+  input: { email: string; role: StaffRole; by: string; now?: Date },
+): Promise<{ token: string; staff: Staff; existed: boolean }> {
   const now = input.now ?? new Date();
   const email = normalEmail(input.email);
   return db.transaction().execute(async (trx) => {
