@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadOrdersPage } from "~/features/console/order-search.server";
+import { loadOrdersPage } from "~/features/console/orders-page.server";
 import { OrdersPage } from "~/features/console/orders-page";
 import type { Route } from "./+types/admin-orders";
 

@@ -8,7 +8,8 @@ import {
   loadDeliveriesPage,
   retryDelivery,
 } from "~/features/console/deliveries.server";
-import { loadOrdersPage, ORDER_SEARCH_PAGE_SIZE, searchOrders } from "~/features/console/order-search.server";
+import { ORDER_SEARCH_PAGE_SIZE, searchOrders } from "~/features/console/order-search.server";
+import { loadOrdersPage } from "~/features/console/orders-page.server";
 import { createSession, inviteStaff } from "~/features/console/staff-store.server";
 import { insertMail } from "~/features/mail/mail-outbox.server";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";

@@ -1,14 +1,9 @@
 // The console's order look-up (issue 35): orders found by the buyer's email, our order number, the shop's invoice id
 // or the key delivered, each with the shop notifications that changed it, the mail sent to the buyer (never its text)
 // and the buyer's conversations. Every query is answered by an index (migrations 012, 014, 019), in pages.
+// Queries only, so the bench can run them outside the app (the page's loader is in orders-page.server.ts).
 import { type Kysely, sql } from "kysely";
-import { data, type RouterContextProvider } from "react-router";
-import { getProduct } from "~/features/catalog/catalogue.server";
-import { getDb, pageDatabaseWork } from "~/platform/db.server";
-import { clientAddressContext } from "~/platform/request-context";
 import type { Database } from "../../../db/schema";
-import { recordAudit } from "./audit-log.server";
-import { auditInfo, NO_STORE, requireStaff } from "./console-access.server";
 
 export const ORDER_SEARCH_PAGE_SIZE = 20;
 /** Mail and conversations shown per buyer: the newest. */
@@ -74,11 +69,22 @@ export function safeMailSubject(kind: string, subject: string): string | null {
 
 type Db = Kysely<Database>;
 
+/** What a product and duration are called (the catalogue's names; the bench passes its own). */
+export type ProductNames = (
+  productId: number,
+  variantId: number,
+) => { productName: string; durationLabel: string | null };
+
 /**
  * One page of the orders the query names, newest first: by the buyer's address when it has an `@`, else by our order
  * number, the shop's invoice id or the key delivered (each an equality on its own index).
  */
-export async function searchOrders(db: Db, rawQuery: string, page: number): Promise<OrderSearchResult> {
+export async function searchOrders(
+  db: Db,
+  rawQuery: string,
+  page: number,
+  nameOf: ProductNames = (productId) => ({ productName: `#${productId}`, durationLabel: null }),
+): Promise<OrderSearchResult> {
   const query = rawQuery.trim();
   if (query.length === 0 || query.length > ORDER_QUERY_MAX) return { orders: [], buyers: [], hasMore: false };
   let select = db.selectFrom("orders").selectAll();
@@ -106,13 +112,11 @@ export async function searchOrders(db: Db, rawQuery: string, page: number): Prom
           .limit(invoices.length * 50)
           .execute();
   const orders = pageRows.map((r): FoundOrder => {
-    const product = getProduct(r.product_id);
     return {
       id: r.id,
       createdAt: r.created_at,
       completedAt: r.completed_at,
-      productName: product?.name ?? `#${r.product_id}`,
-      durationLabel: product?.durations.find((d) => d.variantId === r.variant_id)?.label ?? null,
+      ...nameOf(r.product_id, r.variant_id),
       quantity: Number(r.quantity),
       amountCents: Number(r.amount_cents),
       status: r.status,
@@ -174,26 +178,4 @@ export async function buyerHistory(db: Db, email: string): Promise<BuyerHistory>
       lastMessageAt: c.last_message_at,
     })),
   };
-}
-
-/** `?q=` looks up orders (an audit entry: who looked up what); without it, the empty search form. */
-export async function loadOrdersPage(request: Request, context: Readonly<RouterContextProvider>) {
-  const session = await requireStaff(request, "orders");
-  const url = new URL(request.url);
-  const query = (url.searchParams.get("q") ?? "").trim().slice(0, ORDER_QUERY_MAX);
-  const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 10_000);
-  if (query.length === 0) return data({ query, page, result: null }, { headers: NO_STORE });
-  const { db } = getDb();
-  const result = await pageDatabaseWork(async () => {
-    await recordAudit(db, {
-      actor: session.staff.email,
-      action: "orders-looked-up",
-      target: query,
-      detail: page > 1 ? { page } : null,
-      sessionBeganWith: session.beganWith,
-      ...auditInfo(request, context.get(clientAddressContext)),
-    });
-    return searchOrders(db, query, page);
-  });
-  return data({ query, page, result }, { headers: NO_STORE });
 }
