@@ -209,7 +209,7 @@ describe.each(dialects)("the console's deliveries on %s", (dialect) => {
   async function failedRequest(db: Kysely<Database>) {
     const request = await insertSupportRequest(
       db,
-      { category: "billing", answers: ["a"] },
+      { category: "Key Reset", answers: ["a"] },
       { channelConfigured: true, now: failedAt },
     );
     await db
@@ -248,7 +248,7 @@ describe.each(dialects)("the console's deliveries on %s", (dialect) => {
     const { db } = database().handle;
     const request = await failedRequest(db);
     const mail = await failedMail(db);
-    await insertSupportRequest(db, { category: "bug", answers: ["b"] }, { channelConfigured: true });
+    await insertSupportRequest(db, { category: "Product Support", answers: ["b"] }, { channelConfigured: true });
     const lines = await listDeliveries(db);
     expect(
       lines
@@ -261,7 +261,7 @@ describe.each(dialects)("the console's deliveries on %s", (dialect) => {
         ["support-request", request, "failed", "HTTP 404 Unknown Webhook"],
       ].sort(),
     );
-    expect(lines.some((l) => l.status === "pending" && l.what === "bug")).toBe(true);
+    expect(lines.some((l) => l.status === "pending" && l.what === "Product Support")).toBe(true);
   });
 
   it("makes a failed request or mail due again, once, through the engine", async () => {
