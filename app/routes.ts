@@ -8,6 +8,8 @@ export default [
     route("sign-in", "routes/admin-sign-in.tsx"),
     route("setup", "routes/admin-setup.tsx"),
     route("account", "routes/admin-account.tsx"),
+    route("orders", "routes/admin-orders.tsx"),
+    route("deliveries", "routes/admin-deliveries.tsx"),
     route("staff", "routes/admin-staff.tsx"),
     route("audit", "routes/admin-audit.tsx"),
     route("audit.csv", "routes/admin-audit[.]csv.ts"),

@@ -40,7 +40,9 @@ export type OutboxOutcome =
   /** Not an attempt: the peer asked us to wait (a 429 and its Retry-After); the row is due again then. */
   | { outcome: "wait"; reason: string; until: Date }
   /** Never tried again: refused for good, failing for too long, or past its deadline (`status`, default `failed`). */
-  | { outcome: "failed"; reason: string; status?: string; nextAttemptAt?: Date };
+  | { outcome: "failed"; reason: string; status?: string; nextAttemptAt?: Date }
+  /** Not an attempt: an operator's retry of a failed row; pending again, due at `at`, its failing clock restarted. */
+  | { outcome: "requeued"; at: Date };
 
 /** When a failed attempt is tried again, and whether the item has failed for so long that it is given up instead. */
 export function scheduleRetry(
@@ -127,6 +129,28 @@ export async function releaseClaims(
     WHERE claimed_by = ${workerId} ${only} ${keep}`.execute(db);
 }
 
+/**
+ * An operator's retry, first step: claims one row that has failed for good (its status one of `failedStatuses`) and
+ * that nobody holds, so of two people pressing Retry at once exactly one gets it (PostgreSQL re-reads the row after
+ * the other's UPDATE; SQLite has one writer). The second step is `recordOutcome(..., { outcome: "requeued" })`.
+ */
+export async function claimFailedRow(
+  db: Db,
+  rows: OutboxRows,
+  id: string,
+  options: { workerId: string; leaseMs: number; now: Date; failedStatuses: readonly string[] },
+): Promise<OutboxItem | undefined> {
+  const nowIso = options.now.toISOString();
+  const until = new Date(options.now.getTime() + options.leaseMs).toISOString();
+  const result = await sql<{ id: string; attempts: number | string; first_failed_at: string | null }>`
+    UPDATE ${sql.table(rows.table)} SET claimed_by = ${options.workerId}, claimed_until = ${until}
+    WHERE id = ${id} AND ${sql.ref(rows.statusColumn)} IN (${sql.join([...options.failedStatuses])})
+      AND (claimed_until IS NULL OR claimed_until < ${nowIso})
+    RETURNING id, attempts, first_failed_at`.execute(db);
+  const row = result.rows[0];
+  return row ? { id: row.id, attempts: Number(row.attempts), firstFailedAt: row.first_failed_at } : undefined;
+}
+
 /** Writes an attempt's outcome, only if this worker still holds the claim (true when it did). */
 export async function recordOutcome(
   db: Db,
@@ -159,13 +183,20 @@ export async function recordOutcome(
           }
         : outcome.outcome === "wait"
           ? { ...released, last_error: outcome.reason, next_attempt_at: outcome.until.toISOString() }
-          : {
-              ...counted,
-              ...failing,
-              [rows.statusColumn]: outcome.status ?? "failed",
-              last_error: outcome.reason,
-              ...(outcome.nextAttemptAt ? { next_attempt_at: outcome.nextAttemptAt.toISOString() } : {}),
-            };
+          : outcome.outcome === "requeued"
+            ? {
+                ...released,
+                [rows.statusColumn]: "pending",
+                next_attempt_at: outcome.at.toISOString(),
+                first_failed_at: null,
+              }
+            : {
+                ...counted,
+                ...failing,
+                [rows.statusColumn]: outcome.status ?? "failed",
+                last_error: outcome.reason,
+                ...(outcome.nextAttemptAt ? { next_attempt_at: outcome.nextAttemptAt.toISOString() } : {}),
+              };
   const result = await sql<{ id: string }>`
     UPDATE ${sql.table(rows.table)} SET ${assignments(values)}
     WHERE id = ${item.id} AND claimed_by = ${workerId}

@@ -19,6 +19,7 @@ import * as m015 from "./015_support_thread_reading";
 import * as m016 from "./016_support_unseen_reply_mail";
 import * as m017 from "./017_shop_price_history";
 import * as m018 from "./018_staff_console";
+import * as m019 from "./019_console_orders";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "016_support_unseen_reply_mail": m016,
   "017_shop_price_history": m017,
   "018_staff_console": m018,
+  "019_console_orders": m019,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -3,6 +3,7 @@
 // SQLite and PostgreSQL. Prints p50/p95 per period. Figures only.
 import { sql } from "kysely";
 import { readDashboard, type DashboardPeriod } from "../../app/features/console/dashboard.server.ts";
+import { searchOrders } from "../../app/features/console/order-search.server.ts";
 import { createTestDatabase, isPostgresReachable } from "../../tests/support/databases.ts";
 
 const ROWS = Number(process.env.BENCH_CONSOLE_ROWS ?? 100_000);
@@ -26,7 +27,7 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
         ids.map((i) => ({
           id: `o${i}`,
           provider: "demo",
-          provider_invoice_id: null,
+          provider_invoice_id: `inv${i}`,
           product_id: 1,
           variant_id: 1,
           quantity: 1,
@@ -35,6 +36,9 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
           created_at: at(i),
           completed_at: i % 10 === 0 ? null : at(i),
           raw_event_id: null,
+          // Five orders per buyer, each with its key: what the console's order search looks up.
+          buyer_email: `buyer${i % Math.max(1, Math.floor(ROWS / 5))}@example.com`,
+          delivered_key: `KEY-${i}`,
         })),
       )
       .execute();
@@ -132,6 +136,24 @@ async function bench(dialect: "sqlite" | "postgres") {
       }
       console.log(
         `  dashboard ${period.padEnd(3)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms  (${RUNS} runs)`,
+      );
+    }
+    const middle = Math.floor(ROWS / 2);
+    for (const [label, query] of [
+      ["email", `buyer${middle % Math.max(1, Math.floor(ROWS / 5))}@example.com`],
+      ["key", `KEY-${middle}`],
+      ["invoice", `inv${middle}`],
+    ] as const) {
+      await searchOrders(db, query, 1);
+      const times: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now();
+        const found = await searchOrders(db, query, 1);
+        times.push(performance.now() - started);
+        if (found.orders.length === 0) throw new Error(`order search by ${label} found nothing`);
+      }
+      console.log(
+        `  order search by ${label.padEnd(7)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms  (${RUNS} runs)`,
       );
     }
   } finally {

@@ -91,6 +91,12 @@ function send(
 const PAGES: Array<{ path: string; expected: Record<Who, number> }> = [
   { path: "/admin", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
   { path: "/admin/account", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
+  { path: "/admin/orders", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
+  {
+    path: "/admin/orders?q=someone%40example.com",
+    expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 },
+  },
+  { path: "/admin/deliveries", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/staff", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/audit", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/audit.csv", expected: { owner: 200, admin: 403, support: 403, "setup-link": 403, none: 401 } },
@@ -116,6 +122,13 @@ const FORMS: Array<{ name: string; path: string; form: Record<string, string>; e
     path: "/admin/staff",
     form: { intent: "revoke", email: "nobody@example.com" },
     expected: { owner: 404, admin: 403, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "retry a delivery",
+    path: "/admin/deliveries",
+    form: { intent: "retry", kind: "mail", id: "no-such-mail" },
+    // Nothing failed by that id: a 409 for those let in.
+    expected: { owner: 409, admin: 409, support: 403, "setup-link": 403, none: 401 },
   },
   {
     name: "rename an own passkey",
@@ -216,6 +229,8 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     "/admin/staff",
     "/admin/audit",
     "/admin/audit.csv",
+    "/admin/orders",
+    "/admin/deliveries",
     "/admin/sign-out",
     "/admin/language",
     "/admin/nope",
@@ -232,14 +247,22 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
       fc.constantFrom(...paths),
       fc.constantFrom("GET", "POST", "HEAD", "PUT", "DELETE"),
       fc.constantFrom<Who>("owner", "support", "setup-link", "none"),
-      fc.dictionary(fc.constantFrom("token", "period", "page", "actor", "action", "from", "to", "link", "x"), text, {
-        maxKeys: 3,
-      }),
+      fc.dictionary(
+        fc.constantFrom("token", "period", "page", "actor", "action", "from", "to", "link", "q", "x"),
+        text,
+        {
+          maxKeys: 3,
+        },
+      ),
       fc.oneof(
         fc
-          .dictionary(fc.constantFrom("intent", "email", "role", "passkey", "name", "locale", "to"), text, {
-            maxKeys: 5,
-          })
+          .dictionary(
+            fc.constantFrom("intent", "email", "role", "passkey", "name", "locale", "to", "kind", "id"),
+            text,
+            {
+              maxKeys: 5,
+            },
+          )
           .map((form) => ({
             type: "application/x-www-form-urlencoded",
             body: new URLSearchParams(form).toString(),

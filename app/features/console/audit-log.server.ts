@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   "sign-out",
   "sign-out-everywhere",
   "audit-exported",
+  "orders-looked-up",
+  "delivery-retried",
   // The CLI's other writing commands (actor `cli`).
   "status-changed",
   "incident-opened",

@@ -16,6 +16,8 @@ export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | nul
   const { path } = useLocale();
   const rooms: Array<{ area: ConsoleArea; to: string; label: string }> = [
     { area: "dashboard", to: "/admin", label: t`Dashboard` },
+    { area: "orders", to: "/admin/orders", label: t`Orders` },
+    { area: "deliveries", to: "/admin/deliveries", label: t`Deliveries` },
     { area: "staff", to: "/admin/staff", label: t`Staff` },
     { area: "audit", to: "/admin/audit", label: t`Audit log` },
     { area: "account", to: "/admin/account", label: t`Your account` },

@@ -7,10 +7,15 @@ export function isStaffRole(value: unknown): value is StaffRole {
   return typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
 }
 
-/** The console's rooms and the roles let in: owners everything, admins all but staff and the audit log. */
+/**
+ * The console's rooms and the roles let in: owners everything, admins all but staff and the audit log, support the
+ * dashboard, their account and order look-ups.
+ */
 export const CONSOLE_AREAS = {
   dashboard: ["owner", "admin", "support"],
   account: ["owner", "admin", "support"],
+  orders: ["owner", "admin", "support"],
+  deliveries: ["owner", "admin"],
   staff: ["owner"],
   audit: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -62,6 +62,11 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
   return { request, conversation: opened.conversation, token: opened.token, linkKey: opened.linkKey };
 }
 
+/** Wakes this process's delivery worker: a request made due again (the console's Retry) goes out now. */
+export function wakeSupportDelivery() {
+  worker?.kick();
+}
+
 /**
  * Queues a status alert (a probe's transition) for the support channel, with the same guarantees as a visitor's
  * request: stored first, delivered at least once, paused by the channel's 429.
