@@ -8,6 +8,7 @@ export default [
     route("sign-in", "routes/admin-sign-in.tsx"),
     route("setup", "routes/admin-setup.tsx"),
     route("account", "routes/admin-account.tsx"),
+    route("status", "routes/admin-status.tsx"),
     route("staff", "routes/admin-staff.tsx"),
     route("audit", "routes/admin-audit.tsx"),
     route("audit.csv", "routes/admin-audit[.]csv.ts"),

@@ -16,6 +16,11 @@ export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | nul
   const { path } = useLocale();
   const rooms: Array<{ area: ConsoleArea; to: string; label: string }> = [
     { area: "dashboard", to: "/admin", label: t`Dashboard` },
+    {
+      area: "status",
+      to: "/admin/status",
+      label: t({ message: "Status", comment: "The console's room for product status and incidents" }),
+    },
     { area: "staff", to: "/admin/staff", label: t`Staff` },
     { area: "audit", to: "/admin/audit", label: t`Audit log` },
     { area: "account", to: "/admin/account", label: t`Your account` },

@@ -11,6 +11,7 @@ export function isStaffRole(value: unknown): value is StaffRole {
 export const CONSOLE_AREAS = {
   dashboard: ["owner", "admin", "support"],
   account: ["owner", "admin", "support"],
+  status: ["owner", "admin"],
   staff: ["owner"],
   audit: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;
