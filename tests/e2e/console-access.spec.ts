@@ -91,6 +91,7 @@ function send(
 const PAGES: Array<{ path: string; expected: Record<Who, number> }> = [
   { path: "/admin", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
   { path: "/admin/account", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
+  { path: "/admin/status", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/staff", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/audit", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/audit.csv", expected: { owner: 200, admin: 403, support: 403, "setup-link": 403, none: 401 } },
@@ -116,6 +117,25 @@ const FORMS: Array<{ name: string; path: string; form: Record<string, string>; e
     path: "/admin/staff",
     form: { intent: "revoke", email: "nobody@example.com" },
     expected: { owner: 404, admin: 403, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "set a product's status",
+    path: "/admin/status",
+    // The status it already has: the answer says nothing changed.
+    form: { intent: "status", product: "Kestrel Capture", status: "operational" },
+    expected: { owner: 200, admin: 200, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "preview an incident",
+    path: "/admin/status",
+    form: { intent: "preview", title: "Slow", status: "investigating", body: "Slow downloads." },
+    expected: { owner: 200, admin: 200, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "post an update on an incident that does not exist",
+    path: "/admin/status",
+    form: { intent: "update", incident: "999999", status: "monitoring", body: "Watching." },
+    expected: { owner: 404, admin: 404, support: 403, "setup-link": 403, none: 401 },
   },
   {
     name: "rename an own passkey",
@@ -214,6 +234,8 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     "/admin/setup",
     "/admin/account",
     "/admin/staff",
+    "/admin/status",
+    "/ar/admin/status",
     "/admin/audit",
     "/admin/audit.csv",
     "/admin/sign-out",
@@ -231,15 +253,34 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     fc.asyncProperty(
       fc.constantFrom(...paths),
       fc.constantFrom("GET", "POST", "HEAD", "PUT", "DELETE"),
-      fc.constantFrom<Who>("owner", "support", "setup-link", "none"),
+      fc.constantFrom<Who>("owner", "admin", "support", "setup-link", "none"),
       fc.dictionary(fc.constantFrom("token", "period", "page", "actor", "action", "from", "to", "link", "x"), text, {
         maxKeys: 3,
       }),
       fc.oneof(
         fc
-          .dictionary(fc.constantFrom("intent", "email", "role", "passkey", "name", "locale", "to"), text, {
-            maxKeys: 5,
-          })
+          .dictionary(
+            fc.constantFrom(
+              "intent",
+              "email",
+              "role",
+              "passkey",
+              "name",
+              "locale",
+              "to",
+              "product",
+              "status",
+              "products",
+              "incident",
+              "title",
+              "body",
+            ),
+            fc.oneof(
+              text,
+              fc.constantFrom("status", "preview", "publish", "update", "Kestrel Vault", "outage", "resolved", "1"),
+            ),
+            { maxKeys: 6 },
+          )
           .map((form) => ({
             type: "application/x-www-form-urlencoded",
             body: new URLSearchParams(form).toString(),
