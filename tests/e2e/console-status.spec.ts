@@ -309,12 +309,13 @@ test("support gets 403 on /admin/status, for the page and every form, and change
   expect(page.status).toBe(403);
   expect(await page.text()).toContain("You do not have access to this page");
   const before = auditEntries("status-changed").length;
-  for (const form of [
+  const forms: Array<Record<string, string>> = [
     { intent: "status", product: "Kestrel Vault", status: "outage" },
     { intent: "publish", title: "Nope", status: "investigating", body: "Nope." },
     { intent: "preview", title: "Nope", status: "investigating", body: "Nope." },
     { intent: "update", incident: String(incidentIdOf(TITLE)), status: "investigating", body: "Nope." },
-  ]) {
+  ];
+  for (const form of forms) {
     const res = await post(supportToken, form);
     expect(res.status, form.intent).toBe(403);
   }
