@@ -10,6 +10,7 @@ export default [
     route("account", "routes/admin-account.tsx"),
     route("orders", "routes/admin-orders.tsx"),
     route("deliveries", "routes/admin-deliveries.tsx"),
+    route("status", "routes/admin-status.tsx"),
     route("staff", "routes/admin-staff.tsx"),
     route("audit", "routes/admin-audit.tsx"),
     route("audit.csv", "routes/admin-audit[.]csv.ts"),

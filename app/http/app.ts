@@ -16,6 +16,7 @@ import { startConsoleRetention } from "~/features/console/retention.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
+import { startStatusNews, statusGeneration } from "~/features/status/status-news.server";
 import { startConversationLive } from "~/features/support-conversation/conversation-live.server";
 import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
 import { startUnseenReplyMail } from "~/features/support-conversation/conversation-mail.server";
@@ -64,6 +65,8 @@ export async function boot(): Promise<Env> {
   onShutdown(startSupportDelivery());
   // Event streams and the doorbell between instances; stopping ends the streams so browsers reconnect elsewhere.
   onShutdown(startConversationLive());
+  // Status changes from the console reach every instance's cached pages at once.
+  onShutdown(startStatusNews());
   onShutdown(startMailDelivery());
   onShutdown(startUnseenReplyMail());
   onShutdown(startSignInRetention());
@@ -167,7 +170,8 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     "/{*splat}",
     createPageHandler(build, (req, res) => createLoadContext(String(res.locals.nonce), req.ip ?? "unknown"), {
       cacheEnabled: env.NODE_ENV !== "development",
-      cacheGeneration: catalogueVersion,
+      // A page is kept for the catalogue it shows and the status data it was rendered from.
+      cacheGeneration: () => `${catalogueVersion()}.${statusGeneration()}`,
       publicUrl: env.PUBLIC_URL,
       mode: env.NODE_ENV,
     }),

@@ -97,6 +97,7 @@ const PAGES: Array<{ path: string; expected: Record<Who, number> }> = [
     expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 },
   },
   { path: "/admin/deliveries", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
+  { path: "/admin/status", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/staff", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/audit", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/audit.csv", expected: { owner: 200, admin: 403, support: 403, "setup-link": 403, none: 401 } },
@@ -129,6 +130,25 @@ const FORMS: Array<{ name: string; path: string; form: Record<string, string>; e
     form: { intent: "retry", kind: "mail", id: "no-such-mail" },
     // Nothing failed by that id: a 409 for those let in.
     expected: { owner: 409, admin: 409, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "set a product's status",
+    path: "/admin/status",
+    // The status it already has: the answer says nothing changed.
+    form: { intent: "status", product: "Kestrel Capture", status: "operational" },
+    expected: { owner: 200, admin: 200, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "preview an incident",
+    path: "/admin/status",
+    form: { intent: "preview", title: "Slow", status: "investigating", body: "Slow downloads." },
+    expected: { owner: 200, admin: 200, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "post an update on an incident that does not exist",
+    path: "/admin/status",
+    form: { intent: "update", incident: "999999", status: "monitoring", body: "Watching." },
+    expected: { owner: 404, admin: 404, support: 403, "setup-link": 403, none: 401 },
   },
   {
     name: "rename an own passkey",
@@ -227,6 +247,8 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     "/admin/setup",
     "/admin/account",
     "/admin/staff",
+    "/admin/status",
+    "/ar/admin/status",
     "/admin/audit",
     "/admin/audit.csv",
     "/admin/orders",
@@ -246,7 +268,7 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     fc.asyncProperty(
       fc.constantFrom(...paths),
       fc.constantFrom("GET", "POST", "HEAD", "PUT", "DELETE"),
-      fc.constantFrom<Who>("owner", "support", "setup-link", "none"),
+      fc.constantFrom<Who>("owner", "admin", "support", "setup-link", "none"),
       fc.dictionary(
         fc.constantFrom("token", "period", "page", "actor", "action", "from", "to", "link", "q", "x"),
         text,
@@ -257,11 +279,28 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
       fc.oneof(
         fc
           .dictionary(
-            fc.constantFrom("intent", "email", "role", "passkey", "name", "locale", "to", "kind", "id"),
-            text,
-            {
-              maxKeys: 5,
-            },
+            fc.constantFrom(
+              "intent",
+              "email",
+              "role",
+              "passkey",
+              "name",
+              "locale",
+              "to",
+              "kind",
+              "id",
+              "product",
+              "status",
+              "products",
+              "incident",
+              "title",
+              "body",
+            ),
+            fc.oneof(
+              text,
+              fc.constantFrom("status", "preview", "publish", "update", "Kestrel Vault", "outage", "resolved", "1"),
+            ),
+            { maxKeys: 6 },
           )
           .map((form) => ({
             type: "application/x-www-form-urlencoded",

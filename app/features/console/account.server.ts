@@ -20,6 +20,7 @@ import {
   clearSessionCookie,
   consolePath,
   NO_STORE,
+  readConsoleForm,
   requireOwnOrigin,
   requireStaff,
   sessionCookie,
@@ -53,11 +54,8 @@ function who(request: Request, context: Context) {
   return auditInfo(request, context.get(clientAddressContext));
 }
 
-async function form(request: Request): Promise<FormData> {
-  requireOwnOrigin(request);
-  const read = await readSmallForm(request);
-  if (!read) throw data({ error: "That form could not be read." }, { status: 400, headers: NO_STORE });
-  return read;
+function form(request: Request): Promise<FormData> {
+  return readConsoleForm(request);
 }
 
 // Sign-in and setup

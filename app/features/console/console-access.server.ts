@@ -1,7 +1,7 @@
 // Who is asking, and may they: the console's session cookie, role checks for every loader, action and file, and the
 // request details each audit entry carries.
 import { data, redirect } from "react-router";
-import { isOwnOrigin } from "~/features/buyer-orders/orders-page.server";
+import { isOwnOrigin, readSmallForm } from "~/features/buyer-orders/orders-page.server";
 import { cookieValue } from "~/features/buyer-orders/sign-in";
 import { type AnyLocale, localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
@@ -79,6 +79,14 @@ export async function requireStaff(
 export function requireOwnOrigin(request: Request) {
   if (!isOwnOrigin(request))
     throw data({ error: "This form must be sent from the console." }, { status: 403, headers: NO_STORE });
+}
+
+/** A console form's body, from our own pages (403 otherwise), read at most `maxBytes` deep (400 otherwise). */
+export async function readConsoleForm(request: Request, maxBytes?: number): Promise<FormData> {
+  requireOwnOrigin(request);
+  const read = await readSmallForm(request, maxBytes);
+  if (!read) throw data({ error: "That form could not be read." }, { status: 400, headers: NO_STORE });
+  return read;
 }
 
 export function auditInfo(request: Request, clientAddress: string): AuditRequestInfo {

@@ -18,6 +18,11 @@ export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | nul
     { area: "dashboard", to: "/admin", label: t`Dashboard` },
     { area: "orders", to: "/admin/orders", label: t`Orders` },
     { area: "deliveries", to: "/admin/deliveries", label: t`Deliveries` },
+    {
+      area: "status",
+      to: "/admin/status",
+      label: t({ message: "Status", comment: "The console's room for product status and incidents" }),
+    },
     { area: "staff", to: "/admin/staff", label: t`Staff` },
     { area: "audit", to: "/admin/audit", label: t`Audit log` },
     { area: "account", to: "/admin/account", label: t`Your account` },

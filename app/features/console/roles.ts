@@ -16,6 +16,7 @@ export const CONSOLE_AREAS = {
   account: ["owner", "admin", "support"],
   orders: ["owner", "admin", "support"],
   deliveries: ["owner", "admin"],
+  status: ["owner", "admin"],
   staff: ["owner"],
   audit: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;

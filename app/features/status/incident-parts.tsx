@@ -30,10 +30,22 @@ function Affects({ products }: { products: string[] }) {
   ) : null;
 }
 
+/**
+ * An incident's message as /status, its incident page and the console's preview show it: the operator's text as
+ * written (line breaks kept), marked as in the shop's default language.
+ */
+export function IncidentText({ text, className }: { text: string; className: string }) {
+  const operatorLang = operatorTextLang(useLocale().locale);
+  return (
+    <p lang={operatorLang} dir="auto" className={`${className} whitespace-pre-line text-foreground`}>
+      {text}
+    </p>
+  );
+}
+
 /** An incident's updates, newest first, each with its status and time; the operator's text is marked as theirs. */
 export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) {
   const { i18n } = useLingui();
-  const operatorLang = operatorTextLang(useLocale().locale);
   return (
     <ol className="space-y-4 border-s border-foreground/15 ps-4">
       {updates.map((update) => (
@@ -44,9 +56,7 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
               · <LocalTime iso={update.at} />
             </span>
           </p>
-          <p lang={operatorLang} dir="auto" className="mt-1 whitespace-pre-line text-foreground">
-            {update.body}
-          </p>
+          <IncidentText text={update.body} className="mt-1" />
         </li>
       ))}
     </ol>
@@ -81,9 +91,7 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
               <IncidentStatusBadge status={incident.status} />
             </h3>
             <Affects products={incident.products} />
-            <p lang={operatorLang} dir="auto" className="mt-2 whitespace-pre-line text-foreground">
-              {incident.body}
-            </p>
+            <IncidentText text={incident.body} className="mt-2" />
             <p className="mt-1 text-xs text-soft">
               <Trans comment="When an open incident started">
                 Since <LocalTime iso={incident.startedAt} />

@@ -17,8 +17,9 @@ import {
   recordStatusChange,
 } from "./status.server";
 
-// Operator-side status changes (the CLI). The /status page and GET /api/status read the same tables (each reuses a read for at most 1 s),
-// so a change here shows at the next page load or "Refresh Status" without a restart.
+// Operator-side status changes (the CLI and the console). The /status page and GET /api/status read the same tables
+// (each reuses a read for at most 1 s, or until status-news.server.ts announces a change), so a change here shows at
+// the next page load or "Refresh Status" without a restart.
 
 export const MAX_INCIDENT_TITLE = 200;
 export const MAX_INCIDENT_BODY = 2000;
@@ -128,6 +129,8 @@ export async function addIncident(
     status?: string;
     products?: readonly string[];
     openedBy?: "operator" | "probe";
+    /** Records an incident that is already over (the console's New incident as Resolved): one resolved update. */
+    allowResolved?: boolean;
     now?: Date;
   },
   catalogue: ReadonlyArray<{ id: number; slug: string; name: string }> = [],
@@ -135,7 +138,7 @@ export async function addIncident(
   const title = checkText(input.title, "a title", "--title", MAX_INCIDENT_TITLE);
   const body = checkText(input.body, "a body", "--body", MAX_INCIDENT_BODY);
   const status = input.status === undefined ? "investigating" : parseIncidentStatus(input.status);
-  if (status === "resolved")
+  if (status === "resolved" && !input.allowResolved)
     throw new StatusAdminError('A new incident cannot start resolved: open it, then "incidents resolve"');
   const names = (await db.selectFrom("status_entries").select("name").execute()).map((r) => r.name);
   const products = [...new Set((input.products ?? []).map((p) => findStatusEntryName(names, p, catalogue)))];
@@ -147,7 +150,7 @@ export async function addIncident(
         title,
         body,
         started_at: at,
-        resolved_at: null,
+        resolved_at: status === "resolved" ? at : null,
         status,
         products: JSON.stringify(products),
         opened_by: input.openedBy ?? "operator",

@@ -4,6 +4,7 @@ import { getContent } from "~/features/content/content.server";
 import { type AnyLocale, DEFAULT_LOCALE, isLocale, PSEUDO_LOCALE } from "~/features/i18n/locales";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
+import { statusGeneration } from "./status-news.server";
 import { loadStatusSnapshot } from "./status.server";
 
 /** One read serves every request for this long: the freshness the /status page's render cache has too. */
@@ -24,10 +25,11 @@ function requestedLocale(value: unknown): AnyLocale | undefined {
 export function createStatusApi() {
   const router = express.Router();
   // Concurrent requests share one database read and one serialisation per language; a failed read is not kept.
-  const snapshots = new LRUCache<AnyLocale, string>({
+  // Keyed by the status generation too: a change announced by any instance is read at the next request.
+  const snapshots = new LRUCache<string, string, AnyLocale>({
     max: 8,
     ttl: SNAPSHOT_TTL_MS,
-    fetchMethod: (locale) =>
+    fetchMethod: (_key, _stale, { context: locale }) =>
       loadStatusSnapshot(getDb().db, getContent(locale).site.stats).then((snapshot) => JSON.stringify(snapshot)),
   });
 
@@ -37,7 +39,7 @@ export function createStatusApi() {
       res.status(400).json({ error: "Unknown locale" });
       return;
     }
-    const json = await snapshots.fetch(locale);
+    const json = await snapshots.fetch(`${statusGeneration()} ${locale}`, { context: locale });
     res.set("Cache-Control", "public, max-age=30").type("application/json").send(json);
   });
   return router;
