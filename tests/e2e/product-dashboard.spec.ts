@@ -3,6 +3,7 @@ import { expect as baseExpect, type Page } from "@playwright/test";
 import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
+import { openStoreDatabase } from "../support/store-database";
 import { test } from "../support/own-client-address";
 
 // What a shop owner sets up beside prices (issue 36): tabs, badges and a status line in the owner's colours (falling
@@ -102,25 +103,61 @@ test.describe("a connected shop's dashboard copy", () => {
   test.describe.configure({ mode: "serial", timeout: 60_000 });
   let shop: ShopEmulator;
   let app: AppServer;
+  const shopEnv = () => ({
+    CATALOG_SOURCE: "sellauth",
+    CHECKOUT_PROVIDER: "sellauth",
+    SHOP_API_BASE: shop.url,
+    SHOP_ID: shop.shopId,
+    SHOP_API_KEY: shop.apiKey,
+    SHOP_WEBHOOK_SECRET: "whsec_dashboard_0123456789abcdef",
+    SHOP_CHECKOUT_ORIGIN: shop.url,
+    SHOP_IMAGE_DELIVERY_URL: shop.imageDeliveryUrl,
+  });
   test.beforeAll(async () => {
     shop = await startShopEmulator();
-    app = await startAppServer({
-      env: {
-        CATALOG_SOURCE: "sellauth",
-        CHECKOUT_PROVIDER: "sellauth",
-        SHOP_API_BASE: shop.url,
-        SHOP_ID: shop.shopId,
-        SHOP_API_KEY: shop.apiKey,
-        SHOP_WEBHOOK_SECRET: "whsec_dashboard_0123456789abcdef",
-        SHOP_CHECKOUT_ORIGIN: shop.url,
-        SHOP_IMAGE_DELIVERY_URL: shop.imageDeliveryUrl,
-      },
-    });
+    app = await startAppServer({ env: shopEnv() });
     await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
   });
   test.afterAll(async () => {
     await app?.stop();
     await shop?.close();
+  });
+
+  test("Kestrel Relay's sold count comes from the shop's completed, not refunded invoices, never an offset", async ({
+    page,
+  }) => {
+    // shop-invoices.ts: three completed in the last 24 hours (one of 2 keys), one refunded, one pending, one cancelled,
+    // one older; the shop's products_sold_offset is never added.
+    await gotoHydrated(page, `${app.url}/product/447200`);
+    await expect(page.getByText("4 sold in the last 24 hours")).toBeVisible();
+  });
+
+  test("a struck-through price shows only with 30 days of recorded prices, beside the lowest of them", async ({
+    page,
+  }) => {
+    await gotoHydrated(page, `${app.url}/product/447200`);
+    await expect(page.getByRole("main").getByText("$9.50").first()).toBeVisible();
+    // Prices recorded since this server first synced, minutes ago: no reduction is announced.
+    await expect(page.getByTestId("lowest-price-30")).toHaveCount(0);
+    await expect(page.getByRole("main").locator("s, del").filter({ hasText: "$12.50" })).toHaveCount(0);
+
+    // The same prices recorded 31 days ago: the next boot's sync has 30 days of them.
+    await app.stop();
+    const db = openStoreDatabase(app.dataDir);
+    const since = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const recorded: Array<[number, number]> = [
+      [699000, 950],
+      [699001, 4900],
+    ];
+    for (const [variant, cents] of recorded)
+      db.prepare(
+        "INSERT INTO shop_price_history (variant_id, product_id, price_cents, currency, day, first_seen_at, last_seen_at) VALUES (?, 447200, ?, 'USD', ?, ?, ?)",
+      ).run(variant, cents, since.slice(0, 10), since, since);
+    db.close();
+    app = await startAppServer({ dataDir: app.dataDir, env: shopEnv() });
+    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+    await gotoHydrated(page, `${app.url}/product/447200`);
+    await expect(page.getByTestId("lowest-price-30")).toHaveText("Lowest price in the last 30 days: $9.50");
   });
 
   test("Kestrel Relay: sanitised tabs, badges with a fallback, the status line and upsells; Studio's tiers", async ({
