@@ -262,8 +262,12 @@ function rawTextEnd(html: string, from: number, name: string): number | undefine
 
 /** The scanner, handing over to parse5's tokenizer at anything it does not read itself. */
 function createModuleScriptHolder(): Holder {
+  // What came in, kept for parse5 should it take over; the scanner reads `html`, the part not handed back yet, which
+  // starts at `base` in the document (the whole document in one string would be copied again by every write).
+  const written: string[] = [];
   let html = "";
-  // Everything before `done` has been handed back; `raw` is the element whose raw text starts there, if any.
+  let base = 0;
+  // Everything before `done` in `html` has been handed back; `raw` is the element whose raw text starts there, if any.
   let done = 0;
   let raw: string | undefined;
   let svgDepth = 0;
@@ -370,12 +374,21 @@ function createModuleScriptHolder(): Holder {
 
   function step(text: string, final: boolean): string {
     if (tokenizer) return final ? tokenizer.end(text) : tokenizer.write(text);
+    written.push(text);
     html += text;
     output = "";
-    if (!scan(final)) return output;
+    const handOver = scan(final);
+    if (!handOver) {
+      html = html.slice(done);
+      base += done;
+      done = 0;
+      return output;
+    }
     // The scanner stopped at `done` before handing back anything past it: parse5 reads the whole document.
-    tokenizer = createTokenizerHolder(done);
-    return output + (final ? tokenizer.end(html) : tokenizer.write(html));
+    tokenizer = createTokenizerHolder(base + done);
+    const document = written.join("");
+    written.length = 0;
+    return output + (final ? tokenizer.end(document) : tokenizer.write(document));
   }
   return { write: (text) => step(text, false), end: (text) => step(text, true) };
 }
