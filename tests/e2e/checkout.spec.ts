@@ -699,6 +699,15 @@ test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)",
     await page.getByRole("link", { name: "View your order" }).click();
     await expect(page).toHaveURL(`${app.url}/purchase/success?order_id=${orderId}`);
     await expect(page.getByRole("heading", { name: "Waiting for payment confirmation" })).toBeVisible();
+    // A client navigation fades the page in: contrast is judged once the fade (and the toast's exit) has finished,
+    // not on half-transparent text a loaded machine catches mid-way (the waiting spinner turns forever).
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every(
+          (animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity,
+        ),
+    );
     const results = await axeBuilder(page).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
 

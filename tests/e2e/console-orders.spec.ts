@@ -145,7 +145,7 @@ test("an owner retries a failed support request and a failed mail once each", as
   await expect(page.getByText("Reason: HTTP 404 Unknown Webhook")).toBeVisible();
   await expect(page.getByText("Reason: 550 mailbox unavailable")).toBeVisible();
   await expect(page.getByText("Not configured: mail is kept in the database.")).toBeVisible();
-  await expect(page.getByText("Not configured (no DISCORD_BOT_TOKEN).")).toBeVisible();
+  await expect(page.getByText("Not configured: the support bot has no token.")).toBeVisible();
   await expectNoAxeViolations(page);
 
   await page.getByRole("button", { name: `Retry support request ${FAILED_REQUEST}` }).click();

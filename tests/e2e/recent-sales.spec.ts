@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { axeBuilder } from "../support/axe";
-import { waitForHydration } from "../support/hydration";
+import { pauseClockSoon, waitForHydration } from "../support/hydration";
 import { test } from "../support/own-client-address";
 import { openStoreDatabase } from "../support/store-database";
 
@@ -14,6 +14,8 @@ test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 const BUYER = "recent-buyer@example.com";
 const HOUR = 3_600_000;
+/** The last full hour: the sales are placed relative to it, and the page's clock starts 20 minutes after it. */
+const SALES_HOUR = Math.floor(Date.now() / HOUR) * HOUR;
 let server: AppServer;
 let contentDir: string;
 
@@ -36,7 +38,9 @@ test.beforeAll(async () => {
       [5, "completed"],
       [9, "completed"],
     ] as const) {
-      const at = new Date(Date.now() - hours * HOUR - 10 * 60_000).toISOString();
+      // On the hour, as the notice rounds them: "2 hours ago" whatever the minute the suite runs at (the page's clock
+      // is set 20 minutes past SALES_HOUR).
+      const at = new Date(SALES_HOUR - hours * HOUR).toISOString();
       insert.run(crypto.randomUUID(), status, at, at, BUYER);
     }
   } finally {
@@ -72,7 +76,7 @@ test("the notice comes after the page, names no buyer, moves nothing, pauses and
   extraHTTPHeaders,
 }) => {
   await recordLayoutShifts(page);
-  await page.clock.install();
+  await page.clock.install({ time: SALES_HOUR + 20 * 60_000 });
   const chunkRequests: string[] = [];
   page.on("request", (r) => {
     if (/\/assets\/recent-sales-notice-[^/]+\.js$/.test(r.url())) chunkRequests.push(r.url());
@@ -101,6 +105,8 @@ test("the notice comes after the page, names no buyer, moves nothing, pauses and
   expect(await notice(page).textContent()).not.toMatch(/\$|39\.99|@/);
   expect((await axeBuilder(page).analyze()).violations).toEqual([]);
 
+  // From here the page's time moves only when the test moves it, however slowly a loaded machine clicks.
+  await pauseClockSoon(page);
   // Paused: no next sale however long the visitor reads.
   await notice(page).getByRole("button", { name: "Pause" }).click();
   await expect(notice(page).getByRole("button", { name: "Pause" })).toHaveAttribute("aria-pressed", "true");
@@ -114,6 +120,8 @@ test("the notice comes after the page, names no buyer, moves nothing, pauses and
   await expect(status).toHaveText(/, 5 hours ago$/);
   expect(await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts)).toBe(0);
 
+  // The page's time runs again for what follows (the next page must load and hydrate).
+  await page.clock.resume();
   // Hidden for the rest of the visit: not on the next page either.
   await notice(page).getByRole("button", { name: "Hide recent sales for this visit" }).click();
   await expect(notice(page)).toHaveCount(0);

@@ -8,13 +8,13 @@ import { useConsoleTime } from "./format";
 function DiscordStateText({ state }: { state: DiscordState }) {
   switch (state) {
     case "not-configured":
-      return <Trans>Not configured (no DISCORD_BOT_TOKEN).</Trans>;
+      return <Trans>Not configured: the support bot has no token.</Trans>;
     case "not-checked":
       return <Trans>Configured, not checked yet.</Trans>;
     case "working":
       return <Trans>Working: requests are posted and replies relayed.</Trans>;
     case "unauthorized":
-      return <Trans>Token refused: Discord does not accept DISCORD_BOT_TOKEN.</Trans>;
+      return <Trans>Token refused: Discord does not accept the support bot's token.</Trans>;
     case "missing_access":
     case "missing_permissions":
       return <Trans>Permission missing: the bot may not read or post in the support channel.</Trans>;
