@@ -1,7 +1,7 @@
-import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
 
 // Who may do what in the console (issue 34), over HTTP against a production server: each role × each console page,
@@ -14,51 +14,23 @@ let server: AppServer;
 let origin: string;
 const cookies = {} as Record<Exclude<Who, "none">, string>;
 
-/** What the server keeps of a session id: SHA-256 under the console's domain (app/platform/hashed-secrets.server.ts). */
-function sessionHash(token: string): string {
-  return crypto.createHash("sha256").update(`kestrel-staff-session:${token}`).digest("hex");
-}
-
 test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   server = await startAppServer({ env: { LOG_LEVEL: "silent" } });
   origin = `http://localhost:${server.port}`;
-  const db = openStoreDatabase(server.dataDir);
-  const now = new Date();
-  const later = new Date(now.getTime() + 60 * 60 * 1000).toISOString();
-  const people: Array<[Exclude<Who, "none">, string, string]> = [
+  const people: Array<[Exclude<Who, "none">, string, "owner" | "admin" | "support"]> = [
     ["owner", "owner@example.com", "owner"],
     ["admin", "admin@example.com", "admin"],
     ["support", "agent@example.com", "support"],
     ["setup-link", "new@example.com", "support"],
   ];
   for (const [who, email, role] of people) {
-    const id = crypto.randomUUID();
-    db.prepare("INSERT INTO staff (id, email, role, webauthn_user_id, created_at) VALUES (?, ?, ?, ?, ?)").run(
-      id,
-      email,
-      role,
-      crypto.randomBytes(32).toString("base64url"),
-      now.toISOString(),
-    );
-    if (who !== "setup-link")
-      db.prepare(
-        "INSERT INTO staff_passkeys (id, staff_id, public_key, counter, transports, name, created_at) VALUES (?, ?, 'pk', 0, '[]', 'Laptop', ?)",
-      ).run(`cred-${who}`, id, now.toISOString());
-    const token = crypto.randomBytes(32).toString("base64url");
-    db.prepare(
-      "INSERT INTO staff_sessions (id_hash, staff_id, began_with, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(
-      sessionHash(token),
-      id,
-      who === "setup-link" ? "setup-link" : "passkey",
-      now.toISOString(),
-      now.toISOString(),
-      later,
-    );
+    const token = addStaffSession(server.dataDir, email, role, {
+      beganWith: who === "setup-link" ? "setup-link" : "passkey",
+      passkeyId: `cred-${who}`,
+    });
     cookies[who] = `kestrel-staff=${token}`;
   }
-  db.close();
 });
 test.afterAll(async () => {
   await server?.stop();

@@ -3,6 +3,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { axeBuilder } from "../support/axe";
 import { gotoHydrated } from "../support/hydration";
+import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
 
 // The console's order look-up and deliveries (issue 35) in a browser against a production server: a demo purchase
@@ -20,34 +21,13 @@ const BUYER = "demo.buyer@example.com";
 const FAILED_REQUEST = crypto.randomUUID();
 const FAILED_MAIL = crypto.randomUUID();
 
-function sessionHash(token: string): string {
-  return crypto.createHash("sha256").update(`kestrel-staff-session:${token}`).digest("hex");
-}
-
 test.beforeAll(async () => {
   server = await startAppServer({ env: { LOG_LEVEL: "silent" } });
   origin = `http://localhost:${server.port}`;
-  const db = openStoreDatabase(server.dataDir);
   const now = new Date().toISOString();
-  const later = new Date(Date.now() + 60 * 60 * 1000).toISOString();
-  for (const [who, email] of [
-    ["owner", "owner@example.com"],
-    ["support", "agent@example.com"],
-  ] as const) {
-    const id = crypto.randomUUID();
-    db.prepare("INSERT INTO staff (id, email, role, webauthn_user_id, created_at) VALUES (?, ?, ?, ?, ?)").run(
-      id,
-      email,
-      who,
-      crypto.randomBytes(32).toString("base64url"),
-      now,
-    );
-    const token = crypto.randomBytes(32).toString("base64url");
-    db.prepare(
-      "INSERT INTO staff_sessions (id_hash, staff_id, began_with, created_at, last_seen_at, expires_at) VALUES (?, ?, 'passkey', ?, ?, ?)",
-    ).run(sessionHash(token), id, now, now, later);
-    tokens[who] = token;
-  }
+  tokens.owner = addStaffSession(server.dataDir, "owner@example.com", "owner");
+  tokens.support = addStaffSession(server.dataDir, "agent@example.com", "support");
+  const db = openStoreDatabase(server.dataDir);
   // A completed demo purchase, as the demo checkout records it.
   db.prepare(
     `INSERT INTO orders (id, provider, provider_invoice_id, product_id, variant_id, quantity, amount_cents, status,
