@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { AccountNotice } from "./account.server";
-import { ConsoleHeading, consoleField, RoleName } from "./console-shell";
+import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "./console-shell";
 import { useConsoleTime } from "./format";
 import { PasskeyButton } from "./passkey-button";
 import { PASSKEY_NAME_MAX, type StaffRole } from "./roles";
@@ -45,9 +45,9 @@ export function AccountPage({
         {email} · <RoleName role={role} />
       </ConsoleHeading>
       {notice ? (
-        <p role={failed ? "alert" : "status"} className={`mb-6 text-sm ${failed ? "text-danger" : "text-success"}`}>
+        <ConsoleNotice failed={failed}>
           <NoticeText notice={notice} />
-        </p>
+        </ConsoleNotice>
       ) : null}
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading" className="font-semibold text-foreground text-xl">

@@ -140,5 +140,14 @@ export function ConsoleHeading({ title, children }: { title: string; children?: 
   );
 }
 
+/** A form's answer: announced politely when it worked, at once (an alert) when it did not. */
+export function ConsoleNotice({ failed, children }: { failed: boolean; children: ReactNode }) {
+  return (
+    <p role={failed ? "alert" : "status"} className={`mb-6 text-sm ${failed ? "text-danger" : "text-success"}`}>
+      {children}
+    </p>
+  );
+}
+
 export const consoleField =
   "w-full rounded-lg border border-border-strong bg-surface px-3 py-2.5 text-foreground outline-focus placeholder:text-muted";

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { ConsoleHeading } from "./console-shell";
+import { ConsoleHeading, ConsoleNotice } from "./console-shell";
 import type { DeliveriesNotice, DeliveryHealth, DeliveryLine, DiscordState } from "./deliveries.server";
 import { useConsoleTime } from "./format";
 
@@ -61,9 +61,9 @@ export function DeliveriesPage({
         </Trans>
       </ConsoleHeading>
       {notice ? (
-        <p role={failed ? "alert" : "status"} className={`mb-6 text-sm ${failed ? "text-danger" : "text-success"}`}>
+        <ConsoleNotice failed={failed}>
           <NoticeText notice={notice} />
-        </p>
+        </ConsoleNotice>
       ) : null}
       <section aria-labelledby="delivery-health" className="mb-8 rounded-lg border border-border-strong bg-surface p-4">
         <h2 id="delivery-health" className="font-semibold text-foreground text-xl">

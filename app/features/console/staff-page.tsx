@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import type { StaffNotice } from "./account.server";
-import { ConsoleHeading, consoleField, RoleName } from "./console-shell";
+import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "./console-shell";
 import { useConsoleTime } from "./format";
 import { STAFF_ROLES, type StaffRole } from "./roles";
 
@@ -107,9 +107,9 @@ export function StaffPage({ me, staff, notice }: { me: string; staff: StaffRow[]
       {notice?.kind === "invited" ? (
         <InvitationLink email={notice.email} link={notice.link} existing={notice.existing} />
       ) : notice ? (
-        <p role={failed ? "alert" : "status"} className={`mb-6 text-sm ${failed ? "text-danger" : "text-success"}`}>
+        <ConsoleNotice failed={failed}>
           <NoticeText notice={notice} />
-        </p>
+        </ConsoleNotice>
       ) : null}
       <section aria-labelledby="invite-heading" className="mb-10 rounded-lg border border-border-strong bg-surface p-4">
         <h2 id="invite-heading" className="font-semibold text-foreground text-xl">

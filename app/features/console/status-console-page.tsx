@@ -13,7 +13,7 @@ import {
   KNOWN_STATUSES,
 } from "~/features/status/status";
 import { INCIDENT_STATUS_NAMES, STATUS_LEGEND } from "~/features/status/status-messages";
-import { ConsoleHeading, consoleField } from "./console-shell";
+import { ConsoleHeading, ConsoleNotice, consoleField } from "./console-shell";
 import { useConsoleTime } from "./format";
 import type { IncidentDraft, StatusNotice } from "./status-console.server";
 
@@ -331,9 +331,9 @@ export function StatusConsolePage({
         </Trans>
       </ConsoleHeading>
       {notice ? (
-        <p role={failed ? "alert" : "status"} className={`mb-6 text-sm ${failed ? "text-danger" : "text-success"}`}>
+        <ConsoleNotice failed={failed}>
           <NoticeText notice={notice} />
-        </p>
+        </ConsoleNotice>
       ) : null}
       <section aria-labelledby="products-heading">
         <h2 id="products-heading" className="font-semibold text-foreground text-xl">
