@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadAuditPage } from "~/features/console/account.server";
+import { loadAuditPage } from "~/features/console/console-pages.server";
 import { AuditPage } from "~/features/console/audit-page";
 import type { Route } from "./+types/admin-audit";
 

@@ -1,4 +1,4 @@
-import { exportAuditCsv } from "~/features/console/account.server";
+import { exportAuditCsv } from "~/features/console/console-pages.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-audit[.]csv";
 

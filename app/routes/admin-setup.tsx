@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadSetupPage } from "~/features/console/account.server";
+import { loadSetupPage } from "~/features/console/console-pages.server";
 import { SetupPage } from "~/features/console/door-pages";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-setup";

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { useSearchParams } from "react-router";
-import { loadSignInPage } from "~/features/console/account.server";
+import { loadSignInPage } from "~/features/console/console-pages.server";
 import { SignInPage } from "~/features/console/door-pages";
 import type { Route } from "./+types/admin-sign-in";
 

@@ -1,4 +1,4 @@
-import { signOut } from "~/features/console/account.server";
+import { signOut } from "~/features/console/console-pages.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-sign-out";
 

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadStaffPage, staffAction } from "~/features/console/account.server";
+import { loadStaffPage, staffAction } from "~/features/console/console-pages.server";
 import { StaffPage } from "~/features/console/staff-page";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-staff";

@@ -4,7 +4,7 @@
 import type { Kysely } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadSetupPage } from "~/features/console/account.server";
+import { loadSetupPage } from "~/features/console/console-pages.server";
 import {
   registrationOptions,
   signInOptions,

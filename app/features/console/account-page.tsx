@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
-import type { AccountNotice } from "./account.server";
+import type { AccountNotice } from "./console-pages.server";
 import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "./console-shell";
 import { useConsoleTime } from "./format";
 import { PasskeyButton } from "./passkey-button";

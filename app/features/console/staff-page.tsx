@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { StaffNotice } from "./account.server";
+import type { StaffNotice } from "./console-pages.server";
 import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "./console-shell";
 import { useConsoleTime } from "./format";
 import { STAFF_ROLES, type StaffRole } from "./roles";
