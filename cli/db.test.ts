@@ -183,6 +183,10 @@ async function fillShopData(db: Kysely<Database>) {
     last_message_at: "2026-05-02T08:00:00.000Z",
     created_at: "2026-05-02T08:00:00.000Z",
     resolved_at: null,
+    waiting_on: "us" as const,
+    waiting_since: "2026-05-02T08:00:00.000Z",
+    first_team_reply_at: null,
+    assigned_staff_id: null,
   };
   await db
     .insertInto("support_conversations")
@@ -221,6 +225,8 @@ async function fillShopData(db: Kysely<Database>) {
     claimed_by: null,
     claimed_until: null,
     emailed_at: null,
+    source: null,
+    staff_id: null,
   };
   await db
     .insertInto("support_conversation_messages")
@@ -236,6 +242,55 @@ async function fillShopData(db: Kysely<Database>) {
         body: "Your key is reset.\nhttps://example.com",
         discord_message_id: "1003",
         emailed_at: "2026-05-02T08:03:00.000Z",
+        source: "discord",
+      },
+    ])
+    .execute();
+  await db
+    .insertInto("support_conversation_notes")
+    .values([
+      {
+        id: "n1",
+        conversation_id: "c1",
+        author_name: "Ada",
+        staff_id: "s1",
+        source: "console",
+        body: "Asked for the order number ✓",
+        discord_message_id: null,
+        created_at: "2026-05-02T08:01:00.000Z",
+      },
+      {
+        id: "n2",
+        conversation_id: "c2",
+        author_name: "Grace",
+        staff_id: null,
+        source: "discord",
+        body: "Refund approved",
+        discord_message_id: "1004",
+        created_at: "2026-05-02T08:02:00.000Z",
+      },
+    ])
+    .execute();
+  await db
+    .insertInto("support_saved_replies")
+    .values([
+      {
+        id: "r1",
+        title: "Key reset done",
+        body: "Your key is reset: sign in again.",
+        locale: null,
+        created_by: "s1",
+        created_at: "2026-05-01T08:00:00.000Z",
+        updated_at: "2026-05-01T08:00:00.000Z",
+      },
+      {
+        id: "r2",
+        title: "Schlüssel zurückgesetzt",
+        body: "Ihr Schlüssel ist zurückgesetzt.",
+        locale: "de",
+        created_by: "s1",
+        created_at: "2026-05-01T08:00:00.000Z",
+        updated_at: "2026-05-01T09:00:00.000Z",
       },
     ])
     .execute();
@@ -374,7 +429,7 @@ describe("db export / import", () => {
     await fillShopData(source.handle.db);
 
     const exported = await exportLines(source.handle.db);
-    expect(exported).toHaveLength(28);
+    expect(exported).toHaveLength(32);
     expect(JSON.parse(exported[0] ?? "")).toEqual({
       table: "status_entries",
       row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }),
@@ -390,6 +445,8 @@ describe("db export / import", () => {
       support_conversations: 2,
       support_conversation_keys: 2,
       support_conversation_messages: 2,
+      support_conversation_notes: 2,
+      support_saved_replies: 2,
       reviews_cache: 2,
       staff: 2,
       staff_passkeys: 2,
@@ -487,7 +544,7 @@ describe("db export / import", () => {
       encoding: "utf8",
     });
     expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain("Exported 28 rows from SQLite.");
+    expect(exported.stderr).toContain("Exported 32 rows from SQLite.");
     const file = path.join(makeDataDir(), "shop.jsonl");
     fs.writeFileSync(file, exported.stdout);
 
@@ -499,7 +556,7 @@ describe("db export / import", () => {
     });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
-      "Imported 28 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, reviews_cache 2, staff 2, staff_passkeys 2, audit_log 2).",
+      "Imported 32 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, support_conversation_notes 2, support_saved_replies 2, reviews_cache 2, staff 2, staff_passkeys 2, audit_log 2).",
     );
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });

@@ -35,6 +35,9 @@ export const SHOP_DATA_TABLES = {
   support_conversations: "id",
   support_conversation_keys: "key_hash",
   support_conversation_messages: "id",
+  // The team's internal notes on conversations, and the saved replies agents insert (issue 35).
+  support_conversation_notes: "id",
+  support_saved_replies: "id",
   reviews_cache: "source",
   // The console's team with their passkeys' public halves, and the audit log (issue 34). A shop moved to another
   // domain keeps its staff, but passkeys belong to the old host name: invite everyone again (docs/console.md).
@@ -56,6 +59,8 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "leases",
   "status_probes",
   "mail_outbox",
+  // What the console still had to tell a Discord thread: the moved shop's threads are another matter.
+  "support_thread_posts",
   // Sign-in codes (10 minutes) and sessions (24 hours) of /orders: a moved shop's buyers sign in again.
   "buyer_sign_in_codes",
   "buyer_sessions",

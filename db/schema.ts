@@ -248,6 +248,9 @@ export interface Database {
   buyer_sessions: BuyerSessionsTable;
   support_conversations: SupportConversationsTable;
   support_conversation_messages: SupportConversationMessagesTable;
+  support_conversation_notes: SupportConversationNotesTable;
+  support_thread_posts: SupportThreadPostsTable;
+  support_saved_replies: SupportSavedRepliesTable;
   support_conversation_keys: SupportConversationKeysTable;
   support_relay_status: SupportRelayStatusTable;
   staff: StaffTable;
@@ -360,6 +363,13 @@ export interface SupportConversationsTable {
   last_message_at: string;
   created_at: string;
   resolved_at: string | null;
+  /** Whose turn it is: `us` (the visitor's message or the request waits for a reply) or `visitor`. */
+  waiting_on: Generated<"us" | "visitor">;
+  /** Since when it has been that side's turn (the inbox's "waited for", oldest first). */
+  waiting_since: string | null;
+  first_team_reply_at: string | null;
+  /** The staff member it is assigned to in the console (null: unassigned). */
+  assigned_staff_id: string | null;
 }
 
 /** One line of a conversation: the questionnaire, the visitor's messages and the team's replies. */
@@ -386,6 +396,53 @@ export interface SupportConversationMessagesTable {
   claimed_until: string | null;
   /** A team reply the visitor did not see in time: when it went out in an email. */
   emailed_at: string | null;
+  /** Where a team reply was written: the console, the Discord thread or the CLI (null for the other authors). */
+  source: "console" | "discord" | "cli" | null;
+  /** The console's writer of a team reply. */
+  staff_id: string | null;
+}
+
+/** The team's internal note on a conversation: never in the visitor's tables, pages or mail. */
+export interface SupportConversationNotesTable {
+  id: string;
+  conversation_id: string;
+  author_name: string;
+  staff_id: string | null;
+  source: "console" | "discord";
+  body: string;
+  /** The `note:` it came from in the thread: stored once. */
+  discord_message_id: string | null;
+  created_at: string;
+}
+
+/** What the console still has to tell the request's Discord thread (an outbox): a reply, a note, archive or reopen. */
+export interface SupportThreadPostsTable {
+  id: string;
+  conversation_id: string;
+  kind: "reply" | "note" | "archive" | "unarchive";
+  author_name: string | null;
+  body: string | null;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  next_attempt_at: string | null;
+  first_failed_at: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  discord_message_id: string | null;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  created_at: string;
+}
+
+/** A saved reply agents insert into a reply or note (`locale` null: any language). */
+export interface SupportSavedRepliesTable {
+  id: string;
+  title: string;
+  body: string;
+  locale: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /**

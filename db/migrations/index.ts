@@ -20,6 +20,7 @@ import * as m016 from "./016_support_unseen_reply_mail";
 import * as m017 from "./017_shop_price_history";
 import * as m018 from "./018_staff_console";
 import * as m019 from "./019_console_orders";
+import * as m020 from "./020_support_inbox";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "017_shop_price_history": m017,
   "018_staff_console": m018,
   "019_console_orders": m019,
+  "020_support_inbox": m020,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -39,6 +39,9 @@ export interface NewMessage {
   discordMessageId?: string | null;
   /** A visitor's message on its way into the thread; null for what needs no delivery. */
   deliveryStatus?: ConversationMessageRow["delivery_status"];
+  /** Where a team reply was written, and by whom in the console. */
+  source?: ConversationMessageRow["source"];
+  staffId?: string | null;
 }
 
 /**
@@ -71,9 +74,10 @@ export async function appendConversationMessage(
       const result = await sql<ConversationMessageRow>`
         INSERT INTO support_conversation_messages
           (conversation_id, seq, id, author, author_name, body, discord_message_id, created_at, delivery_status,
-           attempts, next_attempt_at)
+           attempts, next_attempt_at, source, staff_id)
         SELECT ${conversationId}, COALESCE(MAX(seq), 0) + 1, ${id}, ${message.author}, ${message.authorName ?? null},
-          ${message.body}, ${message.discordMessageId ?? null}, ${at}, ${deliveryStatus}, 0, ${nextAttemptAt}
+          ${message.body}, ${message.discordMessageId ?? null}, ${at}, ${deliveryStatus}, 0, ${nextAttemptAt},
+          ${message.source ?? null}, ${message.staffId ?? null}
         FROM support_conversation_messages WHERE conversation_id = ${conversationId}
         RETURNING *`.execute(db);
       inserted = result.rows[0];
@@ -85,11 +89,29 @@ export async function appendConversationMessage(
       throw error;
     }
     if (!inserted) throw new Error("a conversation message was not stored");
-    const touch: Partial<ConversationRow> = { last_message_at: at };
-    if (message.author === "visitor") touch.visitor_active_at = at;
-    await db.updateTable("support_conversations").set(touch).where("id", "=", conversationId).execute();
+    await db.updateTable("support_conversations").set(turnAfter(message.author, at)).where("id", "=", conversationId).execute();
     return { ...inserted, seq: Number(inserted.seq), attempts: Number(inserted.attempts) };
   }
+}
+
+/** What a new message changes on its conversation: its last activity and whose turn it is (the inbox's lists). */
+function turnAfter(author: ConversationMessageRow["author"], at: string) {
+  if (author === "visitor")
+    return {
+      last_message_at: at,
+      visitor_active_at: at,
+      // A visitor writing twice has waited since the first of the two.
+      waiting_since: sql<string>`CASE WHEN waiting_on = 'us' AND waiting_since IS NOT NULL THEN waiting_since ELSE ${at} END`,
+      waiting_on: "us" as const,
+    };
+  if (author === "team")
+    return {
+      last_message_at: at,
+      waiting_on: "visitor" as const,
+      waiting_since: at,
+      first_team_reply_at: sql<string>`COALESCE(first_team_reply_at, ${at})`,
+    };
+  return { last_message_at: at };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -160,6 +182,10 @@ export async function openConversation(
     last_message_at: at,
     created_at: at,
     resolved_at: null,
+    waiting_on: "us",
+    waiting_since: at,
+    first_team_reply_at: null,
+    assigned_staff_id: null,
   };
   await db.insertInto("support_conversations").values(conversation).execute();
   if (input.lines.length > 0)
@@ -185,6 +211,8 @@ export async function openConversation(
             claimed_by: null,
             claimed_until: null,
             emailed_at: null,
+            source: null,
+            staff_id: null,
           }),
         ),
       )
