@@ -9,6 +9,8 @@ export default [
     route("setup", "routes/admin-setup.tsx"),
     route("account", "routes/admin-account.tsx"),
     route("orders", "routes/admin-orders.tsx"),
+    route("support", "routes/admin-support.tsx"),
+    route("support/:id", "routes/admin-support-conversation.tsx"),
     route("deliveries", "routes/admin-deliveries.tsx"),
     route("status", "routes/admin-status.tsx"),
     route("staff", "routes/admin-staff.tsx"),

@@ -3,6 +3,7 @@ import { createCaptchaApi } from "~/features/captcha/captcha.api.server";
 import { onShopCatalogueEvent } from "~/features/catalog/catalogue.server";
 import { createCheckoutApi } from "~/features/checkout/checkout.api.server";
 import { createConsoleApi } from "~/features/console/console.api.server";
+import { createSupportInboxApi } from "~/features/console/support-inbox.api.server";
 import { createLanguageSuggestionApi } from "~/features/i18n/language-suggestion.api.server";
 import { notificationContext } from "~/features/checkout/checkout.server";
 import { createOrdersApi } from "~/features/orders/orders.api.server";
@@ -42,6 +43,8 @@ export function createApiRouter() {
   api.use(createConversationApi());
   api.use(createSupportChatApi());
   api.use(createLanguageSuggestionApi());
+  // Before the console's router, which answers only POST under /admin.
+  api.use(createSupportInboxApi());
   api.use(createConsoleApi());
 
   // A request no feature answered gets the same body checks (415, 413, 400) before the JSON 404.

@@ -288,6 +288,14 @@ export async function startDiscordEmulator(
     if (writes && channel.access === "read-only") return [403, missingPermissions];
 
     if (method === "GET" && sub === undefined) return [200, channelJson(channel)];
+    // PATCH /channels/{thread}: archive it or open it again (a locked thread stays closed to the bot).
+    if (method === "PATCH" && sub === undefined && channel.kind === "thread") {
+      const archived = (body as { archived?: unknown } | undefined)?.archived;
+      if (typeof archived !== "boolean") return [400, { message: "Invalid Form Body", code: 50035 }];
+      if (channel.locked && !archived) return [403, missingPermissions];
+      channel.archived = archived;
+      return [200, channelJson(channel)];
+    }
 
     if (method === "GET" && sub === "messages" && messageId === undefined) {
       const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 50)));

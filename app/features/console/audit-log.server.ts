@@ -21,6 +21,10 @@ export const AUDIT_ACTIONS = [
   "audit-exported",
   "orders-looked-up",
   "delivery-retried",
+  // The support inbox (and the CLI's support commands).
+  "support-note-added",
+  "support-assigned",
+  "support-reopened",
   // The CLI's other writing commands (actor `cli`).
   "status-changed",
   "incident-opened",

@@ -16,6 +16,7 @@ export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | nul
   const { path } = useLocale();
   const rooms: Array<{ area: ConsoleArea; to: string; label: string }> = [
     { area: "dashboard", to: "/admin", label: t`Dashboard` },
+    { area: "support", to: "/admin/support", label: t`Support inbox` },
     { area: "orders", to: "/admin/orders", label: t`Orders` },
     { area: "deliveries", to: "/admin/deliveries", label: t`Deliveries` },
     {

@@ -7,7 +7,7 @@ import { recordAudit } from "./audit-log.server";
 import { auditInfo, NO_STORE, requireStaff } from "./console-access.server";
 import { ORDER_QUERY_MAX, type ProductNames, searchOrders } from "./order-search.server";
 
-const catalogueNames: ProductNames = (productId, variantId) => {
+export const catalogueNames: ProductNames = (productId, variantId) => {
   const product = getProduct(productId);
   return {
     productName: product?.name ?? `#${productId}`,

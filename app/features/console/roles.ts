@@ -9,12 +9,13 @@ export function isStaffRole(value: unknown): value is StaffRole {
 
 /**
  * The console's rooms and the roles let in: owners everything, admins all but staff and the audit log, support the
- * dashboard, their account and order look-ups.
+ * dashboard, their account, the support inbox and order look-ups.
  */
 export const CONSOLE_AREAS = {
   dashboard: ["owner", "admin", "support"],
   account: ["owner", "admin", "support"],
   orders: ["owner", "admin", "support"],
+  support: ["owner", "admin", "support"],
   deliveries: ["owner", "admin"],
   status: ["owner", "admin"],
   staff: ["owner"],

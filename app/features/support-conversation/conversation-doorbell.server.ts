@@ -6,10 +6,16 @@ import { EventEmitter } from "node:events";
 export interface ConversationDoorbell {
   /** Announces that the conversation has a new message or changed status. */
   ring(conversationId: string): void;
-  /** Calls `listener` on every ring of the conversation (from any instance) until the returned function is called. */
-  listen(conversationId: string, listener: () => void): () => void;
+  /**
+   * Calls `listener` on every ring of the conversation (from any instance) until the returned function is called;
+   * on `ANY_CONVERSATION`, on every ring of any, with the conversation's id.
+   */
+  listen(conversationId: string, listener: (conversationId?: string) => void): () => void;
   close?(): Promise<void>;
 }
+
+/** Listening on this hears every conversation's ring (the console's inbox); no conversation has it as its id. */
+export const ANY_CONVERSATION = "*";
 
 /** One process's bell: enough for one instance (and for tests); shared bells build on it for their local side. */
 export function createLocalDoorbell(): ConversationDoorbell & { ringLocally(conversationId: string): void } {
@@ -18,6 +24,7 @@ export function createLocalDoorbell(): ConversationDoorbell & { ringLocally(conv
   events.setMaxListeners(0);
   const ringLocally = (conversationId: string) => {
     events.emit(conversationId);
+    if (conversationId !== ANY_CONVERSATION) events.emit(ANY_CONVERSATION, conversationId);
   };
   return {
     ring: ringLocally,

@@ -89,7 +89,11 @@ export async function appendConversationMessage(
       throw error;
     }
     if (!inserted) throw new Error("a conversation message was not stored");
-    await db.updateTable("support_conversations").set(turnAfter(message.author, at)).where("id", "=", conversationId).execute();
+    await db
+      .updateTable("support_conversations")
+      .set(turnAfter(message.author, at))
+      .where("id", "=", conversationId)
+      .execute();
     return { ...inserted, seq: Number(inserted.seq), attempts: Number(inserted.attempts) };
   }
 }

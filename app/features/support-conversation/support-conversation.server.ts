@@ -69,6 +69,11 @@ export function onVisitorMessageQueued(listener: (() => void) | undefined) {
   visitorMessageListener = listener;
 }
 
+/** Wakes this instance's thread relay: the console queued a post for a thread (others find it at their next poll). */
+export function wakeThreadRelay() {
+  visitorMessageListener?.();
+}
+
 /**
  * Stores a visitor's message (the outbox of the thread): once this resolves it is durable and will be posted into
  * the thread once, or kept as `no_channel` when no bot posts threads.
@@ -98,13 +103,27 @@ export async function addVisitorMessage(
 export async function addTeamReply(
   db: Kysely<Database>,
   conversationId: string,
-  reply: { authorName: string; body: string; discordMessageId?: string },
+  reply: {
+    authorName: string;
+    body: string;
+    discordMessageId?: string;
+    /** Where it was written: a thread reply (with its id) is `discord`, else the CLI unless said otherwise. */
+    source?: "console" | "discord" | "cli";
+    staffId?: string;
+  },
   now = new Date(),
 ): Promise<ConversationMessageRow | undefined> {
   const row = await appendConversationMessage(
     db,
     conversationId,
-    { author: "team", authorName: reply.authorName, body: reply.body, discordMessageId: reply.discordMessageId },
+    {
+      author: "team",
+      authorName: reply.authorName,
+      body: reply.body,
+      discordMessageId: reply.discordMessageId,
+      source: reply.source ?? (reply.discordMessageId ? "discord" : "cli"),
+      staffId: reply.staffId ?? null,
+    },
     now,
   );
   if (row) ringConversation(conversationId);

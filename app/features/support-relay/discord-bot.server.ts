@@ -155,6 +155,17 @@ export interface DiscordBot {
   react(threadId: string, messageId: string, emoji?: string): Promise<DiscordResult<void>>;
   /** Whether the team resolved the thread (archived or locked it). */
   threadState(threadId: string): Promise<DiscordResult<ThreadState>>;
+  /**
+   * Posts what an agent wrote in the console into the thread under their name: a reply as `**Name** (console): …`, a
+   * note as `note: **Name** (console): …` (the thread's own note convention), shown as typed like a visitor's message.
+   */
+  postTeamMessage(
+    threadId: string,
+    message: { authorName: string; text: string; note: boolean },
+    options?: { nonce?: string },
+  ): Promise<DiscordResult<{ messageId: string }>>;
+  /** Archives the thread (the console resolved the conversation) or opens it again (reopened). */
+  setThreadArchived(threadId: string, archived: boolean): Promise<DiscordResult<void>>;
 }
 
 // Only the fields we read; Discord sends many more.
@@ -427,6 +438,26 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     return result.ok ? { ok: true, value: undefined } : result;
   }
 
+  /** Posts `prefix` and the text shown as typed (Markdown escaped, hidden characters marked, no pings), once. */
+  async function postShownAsTyped(
+    threadId: string,
+    prefix: string,
+    typed: string,
+    nonce: string | undefined,
+  ): Promise<DiscordResult<{ messageId: string }>> {
+    const text = typed.trim();
+    if (text === "") return { ok: false, error: { kind: "rejected", message: "an empty message is not posted" } };
+    const content = truncateSafely(`${prefix}${escapeMarkdown(markHiddenCharacters(text))}`, CHANNEL_LIMITS.content);
+    const body: RESTPostAPIChannelMessageJSONBody = {
+      content,
+      allowed_mentions: { parse: [] },
+      // Discord answers the message made earlier with this nonce instead of posting it twice.
+      ...(nonce === undefined ? {} : { nonce, enforce_nonce: true }),
+    };
+    const posted = read(messageSchema, await call("POST", `/channels/${threadId}/messages`, body), "a message");
+    return posted.ok ? { ok: true, value: { messageId: posted.value.id } } : posted;
+  }
+
   return {
     lookUpChannel,
     react,
@@ -499,21 +530,27 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       };
     },
 
-    async postToThread(threadId, visitorText, postOptions = {}) {
-      const text = visitorText.trim();
-      if (text === "") return { ok: false, error: { kind: "rejected", message: "an empty message is not posted" } };
-      const content = truncateSafely(
-        `${VISITOR_PREFIX}${escapeMarkdown(markHiddenCharacters(text))}`,
-        CHANNEL_LIMITS.content,
+    postToThread(threadId, visitorText, postOptions = {}) {
+      return postShownAsTyped(threadId, VISITOR_PREFIX, visitorText, postOptions.nonce);
+    },
+
+    postTeamMessage(threadId, message, postOptions = {}) {
+      const name = `**${escapeMarkdown(markHiddenCharacters(message.authorName.trim()))}** (console): `;
+      return postShownAsTyped(
+        threadId,
+        message.note ? `${NOTE_PREFIX} ${name}` : name,
+        message.text,
+        postOptions.nonce,
       );
-      const body: RESTPostAPIChannelMessageJSONBody = {
-        content,
-        allowed_mentions: { parse: [] },
-        // Discord answers the message made earlier with this nonce instead of posting it twice.
-        ...(postOptions.nonce === undefined ? {} : { nonce: postOptions.nonce, enforce_nonce: true }),
-      };
-      const posted = read(messageSchema, await call("POST", `/channels/${threadId}/messages`, body), "a message");
-      return posted.ok ? { ok: true, value: { messageId: posted.value.id } } : posted;
+    },
+
+    async setThreadArchived(threadId, archived) {
+      const result = read(
+        channelSchema,
+        await call("PATCH", `/channels/${threadId}`, { archived }),
+        archived ? "the archived thread" : "the reopened thread",
+      );
+      return result.ok ? { ok: true, value: undefined } : result;
     },
 
     async readThread(threadId, readOptions = {}) {

@@ -2,6 +2,7 @@
 import type { Kysely } from "kysely";
 import type { SupportRequestInput } from "~/features/support-chat/support-chat";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";
+import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
 import {
   botConfigured,
   onVisitorMessageQueued,
@@ -55,6 +56,8 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
     });
   if (!channelConfigured) supportDeliveryAttempts.inc({ outcome: "no_channel" });
   worker?.kick();
+  // The console's open inboxes, on every instance, list it at once.
+  ringConversation(opened.conversation.id);
   // After the commit, and never failing the request: a visitor who gave an address gets the private link by mail.
   // Imported here, not at the top: mail text needs the message catalogues, which the CLI (support retry) cannot load.
   const { queueConversationLinkMail } = await import("~/features/support-conversation/conversation-mail.server");

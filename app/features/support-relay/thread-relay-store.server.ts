@@ -72,7 +72,10 @@ export const VISITOR_MESSAGE_ROWS: OutboxRows = {
 };
 
 /** Claimed messages with the thread each goes into, oldest due first. */
-export async function withThreads(db: Db, rows: VisitorMessageRow[]): Promise<ClaimedVisitorMessage[]> {
+export async function withThreads<Row extends { conversation_id: string; next_attempt_at: string | null }>(
+  db: Db,
+  rows: Row[],
+): Promise<Array<Row & { thread_id: string }>> {
   if (rows.length === 0) return [];
   const threads = await db
     .selectFrom("support_conversations")

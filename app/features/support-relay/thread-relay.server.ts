@@ -25,6 +25,8 @@ import {
   withThreads,
   writeRelayBlocked,
 } from "./thread-relay-store.server";
+import { addConversationNote } from "~/features/support-conversation/conversation-notes.server";
+import { postDueThreadPosts, THREAD_POST_ROWS } from "./thread-posts.server";
 import { startLeasedJob } from "~/platform/leases.server";
 import { threadPostAttempts } from "~/platform/metrics.server";
 import { deliverDue, type Outbox, releaseClaims, scheduleRetry, startOutboxWorker } from "~/platform/outbox.server";
@@ -258,7 +260,22 @@ async function readConversation(
           now(),
         );
         if (stored) pass.relayed += 1;
-      } else if (message.kind === "note") readable = true;
+      } else if (message.kind === "note") {
+        readable = true;
+        const stored = await addConversationNote(
+          db,
+          {
+            conversationId: conversation.id,
+            authorName: message.authorName,
+            body: message.text,
+            source: "discord",
+            discordMessageId: message.id,
+          },
+          now(),
+        );
+        // The console's open pages hear of it; the visitor's streams read nothing new.
+        if (stored) ringConversation(conversation.id);
+      }
       cursor = message.id;
     }
     if (cursor !== undefined) {
@@ -401,6 +418,26 @@ export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
     onError,
   });
 
+  // What agents wrote in the console, and their Resolve and Reopen, into the threads: every instance, like the above.
+  const consolePosting = startOutboxWorker({
+    runPass: ({ signal, abandon }) =>
+      postDueThreadPosts({
+        db: options.db,
+        dialect: options.dialect,
+        bot: options.bot,
+        workerId: instanceId,
+        now,
+        signal,
+        abandon,
+        backoffBaseMs: options.postBackoffBaseMs,
+      }),
+    releaseAll: () => releaseClaims(options.db, THREAD_POST_ROWS, instanceId),
+    now,
+    pollMs: options.postPollMs ?? 1_000,
+    stopGraceMs: STOP_GRACE_MS,
+    onError,
+  });
+
   let lastRefresh = 0;
   const reading = startLeasedJob({
     db: options.db,
@@ -425,9 +462,12 @@ export function startThreadRelay(options: ThreadRelayOptions): ThreadRelay {
   });
 
   return {
-    kick: () => posting.kick(),
+    kick: () => {
+      posting.kick();
+      consolePosting.kick();
+    },
     stop: async () => {
-      await Promise.all([posting.stop(), reading.stop()]);
+      await Promise.all([posting.stop(), consolePosting.stop(), reading.stop()]);
     },
   };
 }

@@ -1,0 +1,195 @@
+// The inbox's pages on the server: who may look (owner, admin, support), the lists and one conversation, and the
+// conversation's forms: each change an audit entry with before and after, answered with a redirect so a reload never
+// sends a reply twice.
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
+import { getDb, pageDatabaseWork } from "~/platform/db.server";
+import { clientAddressContext } from "~/platform/request-context";
+import { recordAudit } from "./audit-log.server";
+import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "./console-access.server";
+import { catalogueNames } from "./orders-page.server";
+import {
+  assignConversation,
+  INBOX_QUERY_MAX,
+  type InboxFilter,
+  isInboxScope,
+  isInboxState,
+  listInbox,
+  loadConsoleConversation,
+  neighbours,
+  noteFromConsole,
+  reopenFromConsole,
+  replyFromConsole,
+  resolveFromConsole,
+  waitingCounts,
+} from "./support-inbox.server";
+import { findConversation } from "~/features/support-conversation/conversation-store.server";
+
+type Context = Readonly<RouterContextProvider>;
+
+export const INBOX_PATH = "/admin/support";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A 900-character message in any script, and the form's other fields. */
+const MAX_CONVERSATION_FORM_BYTES = 16 * 1024;
+
+/** The list a page was opened from (`?state=&scope=&q=`), kept on links so `j`/`k` and "Back" stay in it. */
+function listOf(url: URL, staffId: string): InboxFilter {
+  const state = url.searchParams.get("state");
+  const scope = url.searchParams.get("scope");
+  return {
+    state: isInboxState(state) ? state : "waiting-for-us",
+    scope: isInboxScope(scope) ? scope : "all",
+    staffId,
+    query: (url.searchParams.get("q") ?? "").slice(0, INBOX_QUERY_MAX),
+  };
+}
+
+export async function loadInboxPage(request: Request) {
+  const session = await requireStaff(request, "support");
+  const url = new URL(request.url);
+  const filter = listOf(url, session.staff.id);
+  const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 100_000);
+  const { db } = getDb();
+  const [listing, waiting] = await pageDatabaseWork(() =>
+    Promise.all([listInbox(db, filter, page), waitingCounts(db, session.staff.id)]),
+  );
+  return data(
+    {
+      filter: { state: filter.state, scope: filter.scope, query: filter.query ?? "" },
+      listing,
+      waiting,
+      now: new Date().toISOString(),
+    },
+    { headers: NO_STORE },
+  );
+}
+
+function notFound() {
+  return data({ error: "No such conversation." }, { status: 404, headers: NO_STORE });
+}
+
+export async function loadConversationPage(request: Request, id: string | undefined) {
+  const session = await requireStaff(request, "support");
+  if (!id || !UUID.test(id)) throw notFound();
+  const url = new URL(request.url);
+  const { db } = getDb();
+  const loaded = await pageDatabaseWork(async () => {
+    const conversation = await findConversation(db, id);
+    if (!conversation) return undefined;
+    const filter = listOf(url, session.staff.id);
+    const [view, around, waiting] = await Promise.all([
+      loadConsoleConversation(db, id, catalogueNames),
+      neighbours(db, filter, conversation),
+      waitingCounts(db, session.staff.id),
+    ]);
+    return view ? { view, around, waiting, filter } : undefined;
+  });
+  if (!loaded) throw notFound();
+  const done = url.searchParams.get("done");
+  return data(
+    {
+      conversation: loaded.view,
+      around: loaded.around,
+      waiting: loaded.waiting,
+      list: { state: loaded.filter.state, scope: loaded.filter.scope, query: loaded.filter.query ?? "" },
+      viewerId: session.staff.id,
+      now: new Date().toISOString(),
+      done: done && DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : null,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+export const DONE_NOTICES = ["replied", "noted", "assigned", "unassigned", "resolved", "reopened"] as const;
+export type DoneNotice = (typeof DONE_NOTICES)[number];
+
+export type ConversationProblem = "empty" | "too-long" | "broken" | "resolved" | "unknown-intent";
+
+export interface ConversationActionData {
+  problem: ConversationProblem;
+  /** What was typed, given back so nothing is lost. */
+  draft: string;
+}
+
+function problem(kind: ConversationProblem, draft: string, status = 400) {
+  return data<ConversationActionData>({ problem: kind, draft }, { status, headers: NO_STORE });
+}
+
+function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+export async function conversationAction(request: Request, context: Context, id: string | undefined) {
+  const session = await requireStaff(request, "support");
+  if (!id || !UUID.test(id)) throw notFound();
+  const form = await readConsoleForm(request, MAX_CONVERSATION_FORM_BYTES);
+  const intent = text(form, "intent");
+  const { db } = getDb();
+  const agent = { id: session.staff.id, email: session.staff.email };
+  const audit = {
+    actor: session.staff.email,
+    target: id,
+    sessionBeganWith: session.beganWith,
+    ...auditInfo(request, context.get(clientAddressContext)),
+  };
+  const url = new URL(request.url);
+  const back = (done: DoneNotice) => {
+    const params = new URLSearchParams();
+    for (const key of ["state", "scope", "q"]) {
+      const value = url.searchParams.get(key);
+      if (value) params.set(key, value);
+    }
+    params.set("done", done);
+    return redirect(`${consolePath(request, `${INBOX_PATH}/${id}`)}?${params}`, { status: 303, headers: NO_STORE });
+  };
+
+  return pageDatabaseWork(async () => {
+    const conversation = await findConversation(db, id);
+    if (!conversation) throw notFound();
+
+    if (intent === "reply" || intent === "note") {
+      const draft = text(form, "message");
+      const message = draft.trim();
+      if (message.length === 0) return problem("empty", draft);
+      if (message.length > MAX_MESSAGE_LENGTH) return problem("too-long", draft);
+      if (!message.isWellFormed()) return problem("broken", draft);
+      if (intent === "reply") {
+        // A resolved conversation takes no replies from either side until it is reopened.
+        if (conversation.status !== "open") return problem("resolved", draft, 409);
+        await replyFromConsole(db, agent, id, message);
+        await recordAudit(db, { ...audit, action: "support-replied", detail: { length: message.length } });
+        return back("replied");
+      }
+      await noteFromConsole(db, agent, id, message);
+      await recordAudit(db, { ...audit, action: "support-note-added", detail: { length: message.length } });
+      return back("noted");
+    }
+
+    if (intent === "assign-to-me" || intent === "unassign") {
+      const to = intent === "assign-to-me" ? session.staff.id : null;
+      const changed = await assignConversation(db, id, to);
+      if (changed)
+        await recordAudit(db, {
+          ...audit,
+          action: "support-assigned",
+          detail: { before: changed.before, after: to },
+        });
+      return back(to ? "assigned" : "unassigned");
+    }
+
+    if (intent === "resolve") {
+      if (await resolveFromConsole(db, id))
+        await recordAudit(db, { ...audit, action: "support-resolved", detail: { before: "open", after: "resolved" } });
+      return back("resolved");
+    }
+
+    if (intent === "reopen") {
+      if (await reopenFromConsole(db, id))
+        await recordAudit(db, { ...audit, action: "support-reopened", detail: { before: "resolved", after: "open" } });
+      return back("reopened");
+    }
+
+    return problem("unknown-intent", "");
+  });
+}
