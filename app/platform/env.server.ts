@@ -173,6 +173,11 @@ export const envSchema = z
       .number({ message: "expected a number of seconds" })
       .positive({ message: "expected more than 0 seconds" })
       .default(120),
+    /** How often a request's Discord thread is asked whether the team archived or locked it (tests lower it). */
+    SUPPORT_THREAD_STATE_CHECK_SECONDS: z.coerce
+      .number({ message: "expected a number of seconds" })
+      .positive({ message: "expected more than 0 seconds" })
+      .default(300),
     /** Secret (it carries the SMTP password): empty keeps every mail in the database (`npm run cli -- mail list`). */
     SMTP_URL: z.preprocess(
       blankToUndefined,

@@ -13,11 +13,7 @@ export { backoffMs };
 type Db = Kysely<Database>;
 
 /** The tables that are outboxes: each row has `id`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`. */
-export type OutboxTable =
-  | "support_requests"
-  | "mail_outbox"
-  | "support_conversation_messages"
-  | "support_thread_posts";
+export type OutboxTable = "support_requests" | "mail_outbox" | "support_conversation_messages" | "support_thread_posts";
 
 /** Where an outbox keeps its rows. */
 export interface OutboxRows {

@@ -113,7 +113,9 @@ export function SupportConversationPage({
     r: () => write("reply"),
     n: () => write("note"),
     e: () => {
-      if (conversation.status === "open") resolveForm.current?.requestSubmit();
+      const resolve = resolveForm.current?.querySelector<HTMLButtonElement>('button[value="resolve"]');
+      // The button is the submitter, so its intent goes with the form.
+      if (resolve) resolveForm.current?.requestSubmit(resolve);
     },
   });
   const sending = navigation.state === "submitting" && navigation.formAction?.includes(conversation.id);

@@ -130,7 +130,14 @@ export function startSupportDelivery(): () => Promise<void> {
           "discord bot: DISCORD_SUPPORT_CHANNEL_ID is neither a text nor a forum channel; support requests stay one-way",
         );
     }, onError);
-    relay = startThreadRelay({ db, dialect, bot, blocker, onError });
+    relay = startThreadRelay({
+      db,
+      dialect,
+      bot,
+      blocker,
+      onError,
+      stateCheckMs: getEnv().SUPPORT_THREAD_STATE_CHECK_SECONDS * 1000,
+    });
     onVisitorMessageQueued(() => relay?.kick());
   }
   worker = startDeliveryWorker({
