@@ -9,6 +9,7 @@ import { openStoreDatabase } from "../support/store-database";
 // and endpoint, with and without a session: never a 5xx, never a stack trace.
 
 type Who = "owner" | "admin" | "support" | "setup-link" | "none";
+const FUZZ_CONVERSATION = "11111111-1111-4111-8111-111111111111";
 
 let server: AppServer;
 let origin: string;
@@ -30,6 +31,19 @@ test.beforeAll(async () => {
       passkeyId: `cred-${who}`,
     });
     cookies[who] = `kestrel-staff=${token}`;
+  }
+  // One real conversation, so the fuzz reaches the inbox's forms past the look-up.
+  const db = openStoreDatabase(server.dataDir);
+  try {
+    const at = new Date().toISOString();
+    db.prepare(
+      "INSERT INTO support_requests (id, category, answers, created_at, delivery_status, next_attempt_at) VALUES (?, 'Key Reset', ?, ?, 'no_channel', ?)",
+    ).run("fuzz-request", JSON.stringify(["Kestrel Vault", "why", "fuzz@example.com"]), at, at);
+    db.prepare(
+      "INSERT INTO support_conversations (id, request_id, category, locale, visitor_email, visitor_active_at, last_message_at, created_at, waiting_since) VALUES (?, 'fuzz-request', 'Key Reset', 'en', 'fuzz@example.com', ?, ?, ?, ?)",
+    ).run(FUZZ_CONVERSATION, at, at, at, at);
+  } finally {
+    db.close();
   }
 });
 test.afterAll(async () => {
@@ -68,6 +82,15 @@ const PAGES: Array<{ path: string; expected: Record<Who, number> }> = [
     path: "/admin/orders?q=someone%40example.com",
     expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 },
   },
+  { path: "/admin/support", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
+  {
+    path: "/admin/support?state=resolved&scope=mine&q=x",
+    expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 },
+  },
+  {
+    path: "/admin/support/00000000-0000-4000-8000-000000000000",
+    expected: { owner: 404, admin: 404, support: 404, "setup-link": 303, none: 303 },
+  },
   { path: "/admin/deliveries", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/status", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/staff", expected: { owner: 200, admin: 403, support: 403, "setup-link": 303, none: 303 } },
@@ -102,6 +125,12 @@ const FORMS: Array<{ name: string; path: string; form: Record<string, string>; e
     form: { intent: "retry", kind: "mail", id: "no-such-mail" },
     // Nothing failed by that id: a 409 for those let in.
     expected: { owner: 409, admin: 409, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "reply in a conversation that does not exist",
+    path: "/admin/support/00000000-0000-4000-8000-000000000000",
+    form: { intent: "reply", message: "Hello" },
+    expected: { owner: 404, admin: 404, support: 404, "setup-link": 403, none: 401 },
   },
   {
     name: "set a product's status",
@@ -225,6 +254,12 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
     "/admin/audit.csv",
     "/admin/orders",
     "/admin/deliveries",
+    "/admin/support",
+    "/de/admin/support",
+    "/admin/support/00000000-0000-4000-8000-000000000000",
+    "/admin/support/not-a-conversation",
+    `/admin/support/${FUZZ_CONVERSATION}`,
+    `/admin/support/${FUZZ_CONVERSATION}`,
     "/admin/sign-out",
     "/admin/language",
     "/admin/nope",
@@ -242,7 +277,7 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
       fc.constantFrom("GET", "POST", "HEAD", "PUT", "DELETE"),
       fc.constantFrom<Who>("owner", "admin", "support", "setup-link", "none"),
       fc.dictionary(
-        fc.constantFrom("token", "period", "page", "actor", "action", "from", "to", "link", "q", "x"),
+        fc.constantFrom("token", "period", "page", "actor", "action", "from", "to", "link", "q", "x", "state", "scope"),
         text,
         {
           maxKeys: 3,
@@ -267,10 +302,25 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
               "incident",
               "title",
               "body",
+              "message",
             ),
             fc.oneof(
               text,
-              fc.constantFrom("status", "preview", "publish", "update", "Kestrel Vault", "outage", "resolved", "1"),
+              fc.constantFrom(
+                "status",
+                "preview",
+                "publish",
+                "update",
+                "Kestrel Vault",
+                "outage",
+                "resolved",
+                "1",
+                "reply",
+                "note",
+                "assign-to-me",
+                "resolve",
+                "reopen",
+              ),
             ),
             { maxKeys: 6 },
           )
