@@ -147,9 +147,10 @@ test("an owner invites a support person, who signs in on another browser and may
   await gotoHydrated(agent, link);
   await agent.getByRole("button", { name: "Create a passkey" }).click();
   await expect(agent.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
-  // Support may look orders up (issue 35), nothing of staff, audit, status or deliveries.
+  // Support answers the inbox and looks orders up (issue 35), nothing of staff, audit, status or deliveries.
   await expect(agent.getByRole("navigation", { name: "Console" }).getByRole("link")).toHaveText([
     "Dashboard",
+    "Support inbox",
     "Orders",
     "Your account",
   ]);
