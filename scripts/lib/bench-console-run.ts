@@ -1,9 +1,11 @@
-// Run by scripts/lib/bench-console.mjs under tsx: the console dashboard's server time (readDashboard) over 100,000
+// Run by scripts/lib/bench-console.mjs under tsx: the console's server times (the dashboard, the order search and the
+// support inbox's lists, search and conversation page) over 100,000
 // paid orders, 100,000 support requests and 100,000 conversations with a visitor message and a team reply each, on
 // SQLite and PostgreSQL. Prints p50/p95 per period. Figures only.
 import { sql } from "kysely";
 import { readDashboard, type DashboardPeriod } from "../../app/features/console/dashboard.server.ts";
 import { searchOrders } from "../../app/features/console/order-search.server.ts";
+import { listInbox, loadConsoleConversation, waitingCounts } from "../../app/features/console/support-inbox.server.ts";
 import { createTestDatabase, isPostgresReachable } from "../../tests/support/databases.ts";
 
 const ROWS = Number(process.env.BENCH_CONSOLE_ROWS ?? 100_000);
@@ -47,8 +49,8 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
       .values(
         ids.map((i) => ({
           id: `r${i}`,
-          category: "billing",
-          answers: "{}",
+          category: "Key Reset",
+          answers: JSON.stringify([`Kestrel ${i % 7}`, `reason ${i}`, `buyer${i}@example.com`]),
           locale: "en",
           created_at: at(i),
           delivery_status: i % 50 === 0 ? "failed" : "delivered",
@@ -68,9 +70,9 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
         ids.map((i) => ({
           id: `c${i}`,
           request_id: `r${i}`,
-          category: "billing",
+          category: "Key Reset",
           locale: "en",
-          visitor_email: null,
+          visitor_email: `buyer${i}@example.com`,
           status: i % 3 === 0 ? "resolved" : "open",
           channel_id: null,
           thread_id: null,
@@ -82,7 +84,12 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
           visitor_seen_seq: 0,
           last_message_at: i % 4 === 0 ? at(i) : new Date(Date.parse(at(i)) + 20 * 60_000).toISOString(),
           created_at: at(i),
-          resolved_at: null,
+          resolved_at: i % 3 === 0 ? at(i) : null,
+          // The inbox's turn, as the messages below leave it: a quarter wait for the team, the rest for the visitor.
+          waiting_on: i % 4 === 0 ? ("us" as const) : ("visitor" as const),
+          waiting_since: i % 4 === 0 ? at(i) : new Date(Date.parse(at(i)) + 20 * 60_000).toISOString(),
+          first_team_reply_at: i % 4 === 0 ? null : new Date(Date.parse(at(i)) + 20 * 60_000).toISOString(),
+          assigned_staff_id: i % 5 === 0 ? "staff-sam" : null,
         })),
       )
       .execute();
@@ -92,7 +99,7 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
       id: `c${i}-${seq}`,
       author,
       author_name: author === "team" ? "Sam" : null,
-      body: "…",
+      body: author === "team" ? "Done, your key is reset." : `My key ${i} stopped working`,
       discord_message_id: null,
       created_at: new Date(Date.parse(at(i)) + minutes * 60_000).toISOString(),
       delivery_status: null,
@@ -104,6 +111,8 @@ async function seed(db: Awaited<ReturnType<typeof createTestDatabase>>["handle"]
       claimed_by: null,
       claimed_until: null,
       emailed_at: null,
+      source: author === "team" ? ("console" as const) : null,
+      staff_id: null,
     });
     await db
       .insertInto("support_conversation_messages")
@@ -154,6 +163,39 @@ async function bench(dialect: "sqlite" | "postgres") {
       }
       console.log(
         `  order search by ${label.padEnd(7)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms  (${RUNS} runs)`,
+      );
+    }
+    // The support inbox: one page of each list, a deep page, a search, and one conversation's page.
+    const filter = { scope: "all" as const, staffId: "staff-sam" };
+    const inboxCases: Array<[string, () => Promise<unknown>]> = [
+      ["waiting for us, page 1", () => listInbox(db, { ...filter, state: "waiting-for-us" }, 1)],
+      ["waiting for us, page 200", () => listInbox(db, { ...filter, state: "waiting-for-us" }, 200)],
+      ["waiting for visitor, mine", () => listInbox(db, { ...filter, scope: "mine", state: "waiting-for-visitor" }, 1)],
+      ["resolved, page 1", () => listInbox(db, { ...filter, state: "resolved" }, 1)],
+      [
+        "search by email",
+        () => listInbox(db, { ...filter, state: "waiting-for-us", query: `buyer${middle - (middle % 4)}@` }, 1),
+      ],
+      [
+        "search by text",
+        () => listInbox(db, { ...filter, state: "waiting-for-us", query: `key ${middle - (middle % 4)} stopped` }, 1),
+      ],
+      ["waiting counts", () => waitingCounts(db, "staff-sam")],
+      [
+        "one conversation",
+        () => loadConsoleConversation(db, `c${middle}`, () => ({ productName: "x", durationLabel: null })),
+      ],
+    ];
+    for (const [label, run] of inboxCases) {
+      await run();
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const started = performance.now();
+        await run();
+        times.push(performance.now() - started);
+      }
+      console.log(
+        `  inbox ${label.padEnd(26)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms  (${RUNS} runs)`,
       );
     }
   } finally {
