@@ -17,6 +17,7 @@ import { startDiscordEmulator } from "../fakes/discord-emulator";
 import { startShopEmulator } from "../fakes/shop-emulator";
 import { buyerSignInAcrossInstances } from "./buyer-sign-in";
 import { consoleAcrossInstances } from "./console";
+import { consoleInboxAcrossInstances } from "./console-inbox";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
 import { shopCatalogue } from "./shop-catalogue";
 import { PROBE_INTERVAL_SECONDS, startProbeTargetRecorder, statusProbes } from "./status-probes";
@@ -228,7 +229,7 @@ async function main(): Promise<number> {
   }
 
   // i: a set whose instances post requests with the Discord bot (the emulator) and read replies under the lease.
-  if (wanted("i")) {
+  if (wanted("i") || wanted("k")) {
     const discordSet = cleanups.length;
     const discordDb = await createRunDatabase();
     const emulator = await startDiscordEmulator();
@@ -257,6 +258,9 @@ async function main(): Promise<number> {
     const beforeI = checks.failures.length;
     await scenario("i", () =>
       supportRepliesFromDiscord({ cluster: clusterI, balancer: nginxI.url, db: dbI, emulator, checks }),
+    );
+    await scenario("k", () =>
+      consoleInboxAcrossInstances({ cluster: clusterI, balancer: nginxI.url, db: dbI, emulator, checks }),
     );
     if (checks.failures.length > beforeI) console.log(clusterI.logs());
     await cleanUp(discordSet);
