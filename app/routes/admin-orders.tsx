@@ -1,19 +1,24 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadOrdersPage } from "~/features/console/orders-page.server";
+import { loadOrdersPage, ordersSearchAction } from "~/features/console/orders-page.server";
 import { OrdersPage } from "~/features/console/orders-page";
+import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-orders";
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return loadOrdersPage(request, context);
+export function loader({ request }: Route.LoaderArgs) {
+  return loadOrdersPage(request);
 }
 
-export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
+export function action({ request, context }: Route.ActionArgs) {
+  return pageDatabaseWork(() => ordersSearchAction(request, context));
+}
+
+export default function ConsoleOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useLingui();
   return (
     <>
       <title>{t`Orders · Shop console`}</title>
       <meta name="robots" content="noindex" />
-      <OrdersPage {...loaderData} />
+      <OrdersPage {...(actionData ?? loaderData)} />
     </>
   );
 }

@@ -2,6 +2,8 @@
 // setup link and registers a passkey through instance 0 and signs in with it on instance 1 (challenges live in the
 // database); the owner invites a support person on instance 1, who registers on instance 2; the owner removes them on
 // instance 2, and all three instances refuse that person's session at once. Every audit entry lands once.
+// Then status across instances (issue 35): the owner saves a product's status and publishes an incident on instance 1;
+// each of the three instances' /status (primed, so a render of it is held) shows it within 2 s of the answer.
 // Each instance's PUBLIC_URL is http://localhost:<its port>: the relying party ("localhost") is the same for all, the
 // origin each ceremony runs on is the instance's own, as a browser on that address would send it.
 import { execFileSync } from "node:child_process";
@@ -232,5 +234,119 @@ export async function consoleAcrossInstances(opts: {
   );
   console.log(
     `j. console across ${cluster.ports.length} instances: registered on 0, signed in on 1, replay refused on 2; invited on 1, registered on 2, removed on 2: refused by ${after.filter((s) => s.startsWith("303")).length}/${after.length}; audit entries=${entries.length}/${expected.length} once each; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  await statusAcrossInstances({ ask, db, checks, ownerSession, run, instances: cluster.ports.length });
+}
+
+/** The issue's deadline for a change on one instance to show on every instance's /status. */
+const STATUS_DEADLINE_MS = 2_000;
+const STATUS_POLL_MS = 100;
+
+/** A product's status as the /status page's Services table shows it (its badge's text), or undefined. */
+function shownStatus(html: string, product: string): string | undefined {
+  const name = product.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const row = new RegExp(`<th scope="row"[^>]*>${name}</th>\\s*<td[^>]*>([\\s\\S]*?)</td>`).exec(html);
+  return row?.[1]
+    ?.replace(/<[^>]*>/g, "")
+    .trim()
+    .toLowerCase();
+}
+
+async function statusAcrossInstances(opts: {
+  ask: (i: number, pathname: string, init?: { form?: Record<string, string>; cookie?: string }) => Promise<Answer>;
+  db: pg.Client;
+  checks: Checks;
+  ownerSession: string | undefined;
+  run: string;
+  instances: number;
+}) {
+  const { ask, db, checks, ownerSession, run, instances } = opts;
+  const all = Array.from({ length: instances }, (_v, i) => i);
+  /** Primes every instance's /status (two loads: a render is held for its next second), so it must be told. */
+  const prime = async () => {
+    for (const i of all) for (let n = 0; n < 2; n++) await ask(i, "/status");
+  };
+  /** Polls instance i's /status every 100 ms from `since` until `shows` holds: the ms it took, or null past 5 s. */
+  const shownAfter = async (i: number, since: number, shows: (html: string) => boolean): Promise<number | null> => {
+    for (;;) {
+      const page = await ask(i, "/status");
+      const elapsed = Date.now() - since;
+      if (page.status === 200 && shows(page.text)) return elapsed;
+      if (elapsed > 5_000) return null;
+      await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+    }
+  };
+  const figures = (times: Array<number | null>) => times.map((ms, i) => `${i}: ${ms === null ? ">5000" : ms} ms`);
+
+  // A product's status, set on instance 1 to one it does not have.
+  const row = (await db.query<{ name: string; status: string }>("SELECT name, status FROM status_entries ORDER BY id"))
+    .rows[0];
+  const product = row?.name ?? "";
+  const target = row?.status === "maintenance" ? "outage" : "maintenance";
+  await prime();
+  const before = (await ask(0, "/status")).text;
+  checks.that(
+    shownStatus(before, product) === row?.status,
+    `j: /status on instance 0 shows ${product} as ${row?.status} before the change (${shownStatus(before, product)})`,
+  );
+  const saved = await ask(1, "/admin/status", {
+    cookie: ownerSession,
+    form: { intent: "status", product, status: target },
+  });
+  const savedAt = Date.now();
+  checks.that(
+    saved.status === 200 && saved.text.includes("on the status page."),
+    `j: saving ${product} as ${target} on instance 1 answered ${saved.status}`,
+  );
+  const statusTimes = await Promise.all(
+    all.map((i) => shownAfter(i, savedAt, (html) => shownStatus(html, product) === target)),
+  );
+  checks.that(
+    statusTimes.every((ms) => ms !== null && ms <= STATUS_DEADLINE_MS),
+    `j: ${product} set to ${target} on instance 1 shows on every instance's /status within ${STATUS_DEADLINE_MS} ms (${figures(statusTimes).join(", ")})`,
+  );
+
+  // An incident published on instance 1, its Markdown rendered on every instance.
+  const title = `Cluster incident ${run}`;
+  await prime();
+  const published = await ask(1, "/admin/status", {
+    cookie: ownerSession,
+    form: {
+      intent: "publish",
+      title,
+      products: product,
+      status: "investigating",
+      body: `Seen from **every instance** (${run}).`,
+    },
+  });
+  const publishedAt = Date.now();
+  checks.that(
+    published.status === 200 && published.text.includes(`Incident published: ${title}.`),
+    `j: publishing an incident on instance 1 answered ${published.status}`,
+  );
+  const incidentTimes = await Promise.all(
+    all.map((i) =>
+      shownAfter(i, publishedAt, (html) => html.includes(title) && html.includes("<strong>every instance</strong>")),
+    ),
+  );
+  checks.that(
+    incidentTimes.every((ms) => ms !== null && ms <= STATUS_DEADLINE_MS),
+    `j: the incident published on instance 1 shows on every instance's /status within ${STATUS_DEADLINE_MS} ms (${figures(incidentTimes).join(", ")})`,
+  );
+
+  // Put back, so a later scenario finds the page as it was.
+  await ask(1, "/admin/status", {
+    cookie: ownerSession,
+    form: { intent: "status", product, status: row?.status ?? "operational" },
+  });
+  const id = (await db.query<{ id: number }>("SELECT id FROM incidents WHERE title = $1", [title])).rows[0]?.id;
+  if (id)
+    await ask(1, "/admin/status", {
+      cookie: ownerSession,
+      form: { intent: "update", incident: String(id), status: "resolved", body: "Over." },
+    });
+  console.log(
+    `j. status across ${instances} instances: ${product} → ${target} on 1 shown on /status after ${figures(statusTimes).join(", ")}; incident on 1 shown after ${figures(incidentTimes).join(", ")} (deadline ${STATUS_DEADLINE_MS} ms, polled every ${STATUS_POLL_MS} ms)`,
   );
 }

@@ -78,6 +78,7 @@ const PAGES: Array<{ path: string; expected: Record<Who, number> }> = [
   { path: "/admin", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
   { path: "/admin/account", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
   { path: "/admin/orders", expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 } },
+  // A query in the URL searches nothing (the search is a POST): the empty form, as for the bare page.
   {
     path: "/admin/orders?q=someone%40example.com",
     expected: { owner: 200, admin: 200, support: 200, "setup-link": 303, none: 303 },
@@ -150,6 +151,24 @@ const FORMS: Array<{ name: string; path: string; form: Record<string, string>; e
     path: "/admin/status",
     form: { intent: "update", incident: "999999", status: "monitoring", body: "Watching." },
     expected: { owner: 404, admin: 404, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "search orders",
+    path: "/admin/orders",
+    form: { q: "someone@example.com" },
+    expected: { owner: 200, admin: 200, support: 200, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "a second page of orders",
+    path: "/admin/orders",
+    form: { q: "someone@example.com", page: "2" },
+    expected: { owner: 200, admin: 200, support: 200, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "search orders for nothing",
+    path: "/admin/orders",
+    form: { q: "   " },
+    expected: { owner: 400, admin: 400, support: 400, "setup-link": 403, none: 401 },
   },
   {
     name: "rename an own passkey",
@@ -303,6 +322,8 @@ test("fuzzed requests to every console page, file, form and endpoint never get a
               "title",
               "body",
               "message",
+              "q",
+              "page",
             ),
             fc.oneof(
               text,

@@ -6,9 +6,13 @@ import { gotoHydrated } from "../support/hydration";
 import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
 
+/** As order-search.server.ts pages its answers. */
+const ORDER_SEARCH_PAGE_SIZE = 20;
+
 // The console's order look-up and deliveries (issue 35) in a browser against a production server: a demo purchase
 // found by its buyer's email, its key and its number, with the mail and conversations of that buyer; the deliveries
 // page for owners (403 for support) with Retry on a failed request and mail, each in the audit log; axe and 360 px.
+// The search is a POST: what was looked up is never in the page's URL, nor in the server's request log.
 
 test.describe.configure({ mode: "serial" });
 
@@ -20,9 +24,12 @@ const KEY = `DEMO-${ORDER_ID.slice(0, 8).toUpperCase()}`;
 const BUYER = "demo.buyer@example.com";
 const FAILED_REQUEST = crypto.randomUUID();
 const FAILED_MAIL = crypto.randomUUID();
+/** A buyer with one order more than a page holds. */
+const FREQUENT_BUYER = "frequent.buyer@example.com";
 
 test.beforeAll(async () => {
-  server = await startAppServer({ env: { LOG_LEVEL: "silent" } });
+  // The request log at "info" (one line per request), to show a look-up leaves no trace of its query there.
+  server = await startAppServer({ env: { LOG_LEVEL: "info" } });
   origin = `http://localhost:${server.port}`;
   const now = new Date().toISOString();
   tokens.owner = addStaffSession(server.dataDir, "owner@example.com", "owner");
@@ -50,6 +57,14 @@ test.beforeAll(async () => {
        first_failed_at, last_error, delivered_at, claimed_by, claimed_until)
      VALUES (?, 'billing', '["a"]', 'en', ?, 'failed', 8, ?, ?, 'HTTP 404 Unknown Webhook', NULL, NULL, NULL)`,
   ).run(FAILED_REQUEST, now, now, now);
+  const addOrder = db.prepare(
+    `INSERT INTO orders (id, provider, provider_invoice_id, product_id, variant_id, quantity, amount_cents, status,
+       created_at, completed_at, buyer_email, delivered_key) VALUES (?, 'demo', NULL, 446894, 653023, 1, 999, 'completed', ?, ?, ?, NULL)`,
+  );
+  for (let i = 0; i <= ORDER_SEARCH_PAGE_SIZE; i++) {
+    const at = new Date(Date.parse(now) - i * 60_000).toISOString();
+    addOrder.run(crypto.randomUUID(), at, at, FREQUENT_BUYER);
+  }
   db.close();
 });
 test.afterAll(async () => {
@@ -78,7 +93,6 @@ test("a demo purchase's email finds its order with its key, the buyer's mail (ne
   await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
   await page.getByRole("searchbox", { name: "Email, order number, invoice id or key" }).fill(BUYER.toUpperCase());
   await page.getByRole("button", { name: "Search orders" }).click();
-  await expect(page).toHaveURL(/\/admin\/orders\?q=/);
   const card = page.getByRole("article", { name: `Order ${ORDER_ID}` });
   await expect(card).toBeVisible();
   await expect(card.getByText(KEY, { exact: true })).toBeVisible();
@@ -87,23 +101,52 @@ test("a demo purchase's email finds its order with its key, the buyer's mail (ne
   await expect(page.getByRole("cell", { name: "sign-in-code" })).toBeVisible();
   await expect(page.getByText("(not shown: it carries a code)")).toBeVisible();
   expect(await page.content()).not.toContain("734215");
+  // Posted: the address bar (and so history and a Referer) never holds the email.
+  expect(page.url()).toBe(`${origin}/admin/orders`);
   await expectNoAxeViolations(page);
   await support.context.close();
 });
 
-test("the key and the order number find the same order; a GET form works without JavaScript", async ({ browser }) => {
+test("the key and the order number find the same order; the POST form works without JavaScript", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   await context.addCookies([{ name: "kestrel-staff", value: tokens.owner, domain: "localhost", path: "/" }]);
   const page = await context.newPage();
-  for (const query of [KEY, ORDER_ID]) {
+  for (const query of [KEY, ORDER_ID, "NO-SUCH-KEY"]) {
     await page.goto(`${origin}/admin/orders`);
     await page.getByRole("searchbox").fill(query);
     await page.getByRole("button", { name: "Search orders" }).click();
-    await expect(page.getByRole("article", { name: `Order ${ORDER_ID}` }), query).toBeVisible();
+    expect(page.url(), query).toBe(`${origin}/admin/orders`);
+    if (query === "NO-SUCH-KEY") await expect(page.getByRole("status")).toHaveText("No order matches “NO-SUCH-KEY”.");
+    else await expect(page.getByRole("article", { name: `Order ${ORDER_ID}` }), query).toBeVisible();
   }
-  await page.goto(`${origin}/admin/orders?q=NO-SUCH-KEY`);
-  await expect(page.getByRole("status")).toHaveText("No order matches “NO-SUCH-KEY”.");
+  // A query in the URL (an old link) searches nothing: the empty form.
+  await page.goto(`${origin}/admin/orders?q=${KEY}`);
+  await expect(page.getByRole("searchbox")).toHaveValue("");
+  await expect(page.getByRole("article")).toHaveCount(0);
   await context.close();
+});
+
+test("a buyer with more orders than a page holds pages through them by POST, the query kept out of the URL", async ({
+  browser,
+}) => {
+  const support = await signedIn(browser, "support");
+  const { page } = support;
+  await gotoHydrated(page, `${origin}/admin/orders`);
+  await page.getByRole("searchbox", { name: "Email, order number, invoice id or key" }).fill(FREQUENT_BUYER);
+  await page.getByRole("button", { name: "Search orders" }).click();
+  const orders = page.getByRole("region", { name: "Orders found" }).getByRole("article");
+  await expect(orders).toHaveCount(ORDER_SEARCH_PAGE_SIZE);
+  const pages = page.getByRole("navigation", { name: "Order pages" });
+  await expect(pages.getByRole("button", { name: "Newer orders" })).toHaveCount(0);
+  await pages.getByRole("button", { name: "Older orders" }).click();
+  await expect(orders).toHaveCount(1);
+  await expect(pages.getByRole("button", { name: "Older orders" })).toHaveCount(0);
+  expect(page.url()).toBe(`${origin}/admin/orders`);
+  await pages.getByRole("button", { name: "Newer orders" }).click();
+  await expect(orders).toHaveCount(ORDER_SEARCH_PAGE_SIZE);
+  await support.context.close();
 });
 
 test("a support person gets 403 on the deliveries and has no room for it", async ({ browser }) => {
@@ -168,16 +211,31 @@ test("the look-ups and the retries are in the audit log", async () => {
   );
   await expect(lookUps.filter({ hasText: "owner@example.com" }).filter({ hasText: KEY })).toHaveCount(1);
   await expect(lookUps.filter({ hasText: "owner@example.com" }).filter({ hasText: ORDER_ID })).toHaveCount(1);
+  // One entry per look-up, the second page's too.
+  await expect(lookUps.filter({ hasText: FREQUENT_BUYER })).toHaveCount(3);
+  await expect(lookUps.filter({ hasText: FREQUENT_BUYER }).filter({ hasText: '"page":2' })).toHaveCount(1);
 });
 
 test("orders and deliveries fit a 360 px phone without sideways scrolling", async () => {
   const { page } = owner;
   await page.setViewportSize({ width: 360, height: 740 });
-  for (const path of [`/admin/orders?q=${encodeURIComponent(BUYER)}`, "/admin/deliveries"]) {
+  for (const path of ["/admin/orders", "/admin/deliveries"]) {
     await gotoHydrated(page, `${origin}${path}`);
+    if (path === "/admin/orders") {
+      await page.getByRole("searchbox").fill(BUYER);
+      await page.getByRole("button", { name: "Search orders" }).click();
+      await expect(page.getByRole("heading", { name: `Buyer ${BUYER}` })).toBeVisible();
+    }
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width, path).toBeLessThanOrEqual(360);
     await expectNoAxeViolations(page);
   }
   await owner.context.close();
+});
+
+test("the request log has a line for each look-up and none of what was looked up", () => {
+  const logs = server.logs();
+  expect(logs).toMatch(/"method":"POST","url":"\/admin\/orders"/);
+  for (const secret of [BUYER, BUYER.toUpperCase(), encodeURIComponent(BUYER), KEY, FREQUENT_BUYER, "NO-SUCH-KEY"])
+    expect(logs, secret).not.toContain(secret);
 });

@@ -97,7 +97,10 @@ function incidentIdOf(title: string): number {
 }
 
 const TITLE = "Licence activations slow";
-const MESSAGE = "Activations take up to a minute.\nWe are looking into it — *not* Markdown.";
+const MESSAGE =
+  "Activations take up to a minute.\nWe are **looking into it**: see [the notes](https://example.com/notes).";
+const NOTES = "https://example.com/notes";
+const LINK_REL = "nofollow noopener noreferrer";
 let previewHtml = "";
 
 test("an admin sets a product to maintenance: /status shows it at the next load", async () => {
@@ -135,10 +138,18 @@ test("a new incident's preview is the message as /status shows it, and Publish s
   await form.getByRole("checkbox", { name: "Kestrel Vault" }).check();
   await form.getByRole("combobox", { name: "State of the new incident" }).selectOption("identified");
   await form.getByLabel("Message").fill(MESSAGE);
+  await expect(form.getByLabel("Message")).toHaveAccessibleDescription(
+    "Markdown: **bold**, *italic*, [link](https://…), lists",
+  );
   await form.getByRole("button", { name: "Preview" }).click();
   const preview = form.getByRole("region", { name: "Preview" });
   await expect(preview).toContainText("Activations take up to a minute.");
-  previewHtml = await preview.locator("p[dir=auto]").evaluate((p) => p.outerHTML);
+  // The Markdown as /status renders it: the bold as <strong>, the link as a link that passes no referrer.
+  await expect(preview.locator("strong")).toHaveText("looking into it");
+  await expect(preview.getByRole("link", { name: "the notes" })).toHaveAttribute("href", NOTES);
+  await expect(preview.getByRole("link", { name: "the notes" })).toHaveAttribute("rel", LINK_REL);
+  await expect(preview).not.toContainText("**");
+  previewHtml = await preview.locator("div[dir=auto]").evaluate((p) => p.outerHTML);
   // What was typed stays for Publish.
   await expect(form.getByLabel("Title")).toHaveValue(TITLE);
   await expect(form.getByRole("checkbox", { name: "Kestrel Vault" })).toBeChecked();
@@ -154,14 +165,20 @@ test("a new incident's preview is the message as /status shows it, and Publish s
   const active = visitor.page.getByRole("region", { name: "Active incidents" });
   await expect(active.getByRole("link", { name: TITLE })).toBeVisible();
   await expect(active).toContainText("Affects: Kestrel Vault");
-  expect(await active.locator("p[dir=auto]").evaluate((p) => p.outerHTML)).toBe(previewHtml);
+  expect(await active.locator("div[dir=auto]").evaluate((p) => p.outerHTML)).toBe(previewHtml);
+  await expect(active.locator("strong")).toHaveText("looking into it");
+  await expect(active.getByRole("link", { name: "the notes" })).toHaveAttribute("href", NOTES);
   const id = incidentIdOf(TITLE);
   await visitor.page.goto(`${origin}/status/incidents/${id}`);
   await expect(visitor.page.getByRole("heading", { name: TITLE })).toBeVisible();
-  await expect(visitor.page.getByText("We are looking into it — *not* Markdown.")).toBeVisible();
+  await expect(visitor.page.getByRole("main").locator("strong", { hasText: "looking into it" })).toBeVisible();
+  await expect(visitor.page.getByRole("link", { name: "the notes" })).toHaveAttribute("href", NOTES);
   const published = await feed();
   expect(published).toContain(TITLE);
   expect(published).toContain("Identified");
+  // The feed carries the same HTML, escaped once as Atom's type="html" content asks.
+  expect(published).toContain("We are &lt;strong&gt;looking into it&lt;/strong&gt;: see ");
+  expect(published).toContain(`&lt;a href=&quot;${NOTES}&quot; rel=&quot;${LINK_REL}&quot;&gt;the notes&lt;/a&gt;`);
 
   const [opened] = auditEntries("incident-opened");
   expect(opened).toMatchObject({

@@ -9,7 +9,7 @@ import {
   retryDelivery,
 } from "~/features/console/deliveries.server";
 import { ORDER_SEARCH_PAGE_SIZE, searchOrders } from "~/features/console/order-search.server";
-import { loadOrdersPage } from "~/features/console/orders-page.server";
+import { loadOrdersPage, ordersSearchAction } from "~/features/console/orders-page.server";
 import { createSession, inviteStaff } from "~/features/console/staff-store.server";
 import { insertMail } from "~/features/mail/mail-outbox.server";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";
@@ -183,18 +183,52 @@ describe.each(dialects)("the console's order look-up on %s", (dialect) => {
     }
   });
 
-  it("writes each look-up in the audit log, with who asked and what, before answering", async () => {
+  it("looks up by POST only, writing each look-up in the audit log with who asked and what, before answering", async () => {
     const { db } = database().handle;
     const cookie = await sessionCookie(db, "agent@example.com", "support");
-    const request = new Request(`${ORIGIN}/admin/orders?q=KEY-ALPHA`, { headers: { Cookie: cookie } });
-    const answer = (await loadOrdersPage(request, context())) as unknown as {
-      data: { result: { orders: Array<{ id: string }> } };
-    };
-    expect(answer.data.result.orders.map((o) => o.id)).toEqual(["11111111-1111-4111-8111-111111111111"]);
+    const search = (form: Record<string, string>) =>
+      ordersSearchAction(
+        new Request(`${ORIGIN}/admin/orders`, {
+          method: "POST",
+          headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(form).toString(),
+        }),
+        context(),
+      ) as unknown as Promise<{
+        data: { query: string; page: number; result: { orders: Array<{ id: string }> } | null };
+      }>;
+    // A query in the URL is no search: the empty form, and nothing in the audit log.
+    const viaUrl = (await loadOrdersPage(
+      new Request(`${ORIGIN}/admin/orders?q=KEY-ALPHA`, { headers: { Cookie: cookie } }),
+    )) as unknown as { data: { result: null } };
+    expect(viaUrl.data.result).toBeNull();
+    expect((await listAudit(db, { action: "orders-looked-up" }, 1)).entries).toEqual([]);
+
+    const answer = await search({ q: " KEY-ALPHA " });
+    expect(answer.data.result?.orders.map((o) => o.id)).toEqual(["11111111-1111-4111-8111-111111111111"]);
+    expect((await search({ q: "KEY-ALPHA", page: "2" })).data).toMatchObject({ page: 2, result: { orders: [] } });
+    expect((await search({ q: "KEY-ALPHA", page: "-5" })).data.page).toBe(1);
     const { entries } = await listAudit(db, { action: "orders-looked-up" }, 1);
-    expect(entries.map((e) => [e.actor, e.target, e.clientAddress])).toEqual([
+    expect(entries.map((e) => [e.actor, e.target, e.clientAddress]).reverse()).toEqual([
+      ["agent@example.com", "KEY-ALPHA", "10.0.0.9"],
+      ["agent@example.com", "KEY-ALPHA", "10.0.0.9"],
       ["agent@example.com", "KEY-ALPHA", "10.0.0.9"],
     ]);
+    // An empty query, a foreign origin and no session look nothing up.
+    const empty = (await search({ q: "  " })) as unknown as { init: { status: number }; data: { result: null } };
+    expect([empty.init.status, empty.data.result]).toEqual([400, null]);
+    const post = (headers: Record<string, string>) =>
+      ordersSearchAction(
+        new Request(`${ORIGIN}/admin/orders`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+          body: "q=KEY-ALPHA",
+        }),
+        context(),
+      );
+    expect(await statusOf(post({ Cookie: cookie, Origin: "https://evil.example" }))).toBe(403);
+    expect(await statusOf(post({ Origin: ORIGIN }))).toBe(401);
+    expect((await listAudit(db, { action: "orders-looked-up" }, 1)).entries).toHaveLength(3);
     // A support person may look orders up, never open the deliveries.
     expect(
       await statusOf(loadDeliveriesPage(new Request(`${ORIGIN}/admin/deliveries`, { headers: { Cookie: cookie } }))),

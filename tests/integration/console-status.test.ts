@@ -137,7 +137,24 @@ describe.each(dialects)("the console's status and incidents on %s", (dialect) =>
     };
     expect(await post(owner, { intent: "preview", ...draft })).toEqual({
       status: 200,
-      data: { notice: { kind: "preview" }, draft: { for: "new", ...draft } },
+      data: {
+        notice: { kind: "preview" },
+        draft: { for: "new", ...draft, html: "<p>Some payments fail.<br />We are on it.</p>" },
+      },
+    });
+    // The preview is the Markdown as /status renders it, raw HTML shown as text.
+    expect(
+      await post(owner, {
+        intent: "preview",
+        ...draft,
+        body: "**Most** payments <b>fail</b>: [see](https://example.com)",
+      }),
+    ).toMatchObject({
+      data: {
+        draft: {
+          html: '<p><strong>Most</strong> payments &lt;b&gt;fail&lt;/b&gt;: <a href="https://example.com/" rel="nofollow noopener noreferrer">see</a></p>',
+        },
+      },
     });
     expect(await db().selectFrom("incidents").select("id").execute()).toEqual([]);
 
@@ -173,7 +190,13 @@ describe.each(dialects)("the console's status and incidents on %s", (dialect) =>
     expect(
       await post(owner, { intent: "update", incident: String(id), status: "resolved", body: "All good again." }),
     ).toMatchObject({ status: 200, data: { notice: { kind: "updated", id, status: "resolved" } } });
-    expect((await loadIncident(db(), id))?.resolvedAt).not.toBeNull();
+    const resolved = await loadIncident(db(), id);
+    expect(resolved?.resolvedAt).not.toBeNull();
+    expect(resolved?.updates.map((u) => u.html)).toEqual([
+      "<p>All good again.</p>",
+      "<p>Fixed; watching.</p>",
+      "<p>Some payments fail.<br />We are on it.</p>",
+    ]);
     expect(await audit("incident-resolved")).toMatchObject([
       { detail: { before: { status: "monitoring", resolvedAt: null }, after: { status: "resolved" } } },
     ]);

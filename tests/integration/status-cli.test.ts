@@ -105,13 +105,26 @@ describe.each(dialects)("status and incident commands on %s", (dialect) => {
   it("incidents add, list and resolve; only open ones reach the status page", async () => {
     const added = await run(
       incidentsCommand,
-      ["add", "--title", "Licence server slow", "--body", "We are investigating.", "--json"],
+      [
+        "add",
+        "--title",
+        "Licence server slow",
+        "--body",
+        "We are **investigating**: [notes](https://example.com/n)",
+        "--json",
+      ],
       database.handle.db,
     );
     expect(added.code).toBe(0);
     const incident = JSON.parse(added.stdout) as { id: number; resolvedAt: string | null };
     expect(incident.resolvedAt).toBeNull();
-    expect((await listOpenIncidents(database.handle.db)).map((i) => i.title)).toEqual(["Licence server slow"]);
+    // The CLI's Markdown reaches the page as the console's does.
+    expect((await listOpenIncidents(database.handle.db)).map((i) => [i.title, i.html])).toEqual([
+      [
+        "Licence server slow",
+        '<p>We are <strong>investigating</strong>: <a href="https://example.com/n" rel="nofollow noopener noreferrer">notes</a></p>',
+      ],
+    ]);
 
     const listed = await run(incidentsCommand, ["list"], database.handle.db);
     expect(listed.stdout).toContain("Licence server slow");

@@ -91,7 +91,7 @@ describe.each(dialects)("status queries on %s", (dialect) => {
     const open = await listOpenIncidents(database.handle.db);
     expect(open.map((i) => i.title)).toEqual(["Licence server slow"]);
     expect(open[0]?.updates).toEqual([
-      { status: "investigating", body: "Investigating", at: "2026-11-20T10:00:00.000Z" },
+      { status: "investigating", body: "Investigating", html: "<p>Investigating</p>", at: "2026-11-20T10:00:00.000Z" },
     ]);
   });
 

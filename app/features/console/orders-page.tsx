@@ -1,4 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
@@ -8,7 +9,6 @@ import type { BuyerHistory, FoundOrder, OrderSearchResult } from "./order-search
 
 export function OrdersPage({ query, page, result }: { query: string; page: number; result: OrderSearchResult | null }) {
   const { t } = useLingui();
-  const pageLink = (n: number) => `?${new URLSearchParams({ q: query, page: String(n) }).toString()}`;
   return (
     <div>
       <ConsoleHeading title={t`Orders`}>
@@ -17,8 +17,9 @@ export function OrdersPage({ query, page, result }: { query: string; page: numbe
           look-up is written in the audit log.
         </Trans>
       </ConsoleHeading>
+      {/* A POST: the query (an email, a key) never lands in the URL, so never in history, logs or a Referer. */}
       <Form
-        method="get"
+        method="post"
         role="search"
         className="mb-6 flex flex-wrap items-end gap-3 rounded-lg border border-border-strong bg-surface p-4"
       >
@@ -66,14 +67,14 @@ export function OrdersPage({ query, page, result }: { query: string; page: numbe
             )}
             <nav aria-label={t`Order pages`} className="mt-4 flex gap-4">
               {page > 1 ? (
-                <Link to={pageLink(page - 1)} className="underline">
+                <PageButton query={query} page={page - 1}>
                   <Trans>Newer orders</Trans>
-                </Link>
+                </PageButton>
               ) : null}
               {result.hasMore ? (
-                <Link to={pageLink(page + 1)} className="underline">
+                <PageButton query={query} page={page + 1}>
                   <Trans>Older orders</Trans>
-                </Link>
+                </PageButton>
               ) : null}
             </nav>
           </section>
@@ -83,6 +84,19 @@ export function OrdersPage({ query, page, result }: { query: string; page: numbe
         </>
       )}
     </div>
+  );
+}
+
+/** Another page of the same search: posted like the search itself, so the query stays out of the URL. */
+function PageButton({ query, page, children }: { query: string; page: number; children: ReactNode }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="q" value={query} />
+      <input type="hidden" name="page" value={page} />
+      <button type="submit" className="min-h-11 underline">
+        {children}
+      </button>
+    </Form>
   );
 }
 

@@ -111,14 +111,14 @@ function MessageField({ draft, maxLength }: { draft: IncidentDraft | undefined; 
         />
       </label>
       <p id={hintId} className="mt-1 text-soft text-xs">
-        <Trans>Shown as written: line breaks are kept. Use Preview to see it as visitors will.</Trans>
+        <Trans>Markdown: **bold**, *italic*, [link](https://…), lists</Trans>
       </p>
       {draft ? (
         <section aria-labelledby={previewId} className="mt-3 rounded-lg border border-border-strong bg-background p-4">
           <p id={previewId} className="font-semibold text-foreground text-sm">
             <Trans>Preview</Trans>
           </p>
-          <IncidentText text={draft.body} className="mt-2" />
+          <IncidentText html={draft.html} className="mt-2" />
         </section>
       ) : null}
     </>
@@ -192,7 +192,7 @@ function OpenIncident({
           Since {time(incident.startedAt)} · last update {time(incident.updates[0]?.at ?? incident.startedAt)}
         </Trans>
       </p>
-      <IncidentText text={incident.body} className="mt-2" />
+      <IncidentText html={incident.html} className="mt-2" />
       <Form
         method="post"
         aria-labelledby={headingId}

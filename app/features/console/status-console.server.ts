@@ -21,6 +21,7 @@ import {
   setProductStatus,
   updateIncident,
 } from "~/features/status/status-admin.server";
+import { renderIncidentMarkdown } from "~/features/status/incident-markdown.server";
 import { announceStatusChange } from "~/features/status/status-news.server";
 import { loadIncident } from "~/features/status/status.server";
 import { queueStatusAlert } from "~/features/support-relay/support-relay.server";
@@ -59,7 +60,12 @@ export interface IncidentDraft {
   products: string[];
   status: string;
   body: string;
+  /** `body` as /status will show it (the preview). */
+  html: string;
 }
+
+/** What was typed, before it is rendered for the preview. */
+type TypedDraft = Omit<IncidentDraft, "html">;
 
 export type StatusNotice =
   | { kind: "status-saved"; product: string; status: KnownStatus }
@@ -79,7 +85,8 @@ export interface StatusActionData {
   draft?: IncidentDraft;
 }
 
-function answer(notice: StatusNotice, status: number, draft?: IncidentDraft) {
+function answer(notice: StatusNotice, status: number, typed?: TypedDraft) {
+  const draft = typed ? { ...typed, html: renderIncidentMarkdown(typed.body) } : undefined;
   return data<StatusActionData>(draft ? { notice, draft } : { notice }, { status, headers: NO_STORE });
 }
 
@@ -97,7 +104,7 @@ function isIncidentStatus(value: string): value is IncidentStatus {
 }
 
 /** The first thing wrong with an incident form, in the order its fields stand. */
-function incidentProblem(draft: IncidentDraft, names: readonly string[]): StatusNotice | undefined {
+function incidentProblem(draft: TypedDraft, names: readonly string[]): StatusNotice | undefined {
   const title = draft.title.trim();
   if (draft.for === "new" && (title.length === 0 || title.length > MAX_INCIDENT_TITLE)) return { kind: "bad-title" };
   if (draft.products.some((product) => !names.includes(product))) return { kind: "bad-product" };
@@ -147,7 +154,7 @@ export async function statusConsoleAction(request: Request, context: Context) {
   }
 
   const incidentId = text(body, "incident");
-  const draft: IncidentDraft = {
+  const draft: TypedDraft = {
     for: intent === "publish" || incidentId === "" ? "new" : Number(incidentId),
     title: text(body, "title"),
     products: body.getAll("products").filter((p): p is string => typeof p === "string"),
@@ -201,7 +208,7 @@ function incidentState(incident: Incident) {
   };
 }
 
-async function publishIncident(db: Kysely<Database>, base: AuditBase, draft: IncidentDraft) {
+async function publishIncident(db: Kysely<Database>, base: AuditBase, draft: TypedDraft) {
   const incident = await addIncident(db, {
     title: draft.title,
     body: draft.body,
@@ -224,7 +231,7 @@ async function publishIncident(db: Kysely<Database>, base: AuditBase, draft: Inc
   return answer({ kind: "published", id: incident.id, title: incident.title }, 200);
 }
 
-async function postUpdate(db: Kysely<Database>, base: AuditBase, draft: IncidentDraft, id: number) {
+async function postUpdate(db: Kysely<Database>, base: AuditBase, draft: TypedDraft, id: number) {
   const existing = await loadIncident(db, id);
   if (!existing) return answer({ kind: "not-found" }, 404);
   if (existing.resolvedAt !== null && draft.status === "resolved")

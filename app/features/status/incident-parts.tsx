@@ -30,16 +30,24 @@ function Affects({ products }: { products: string[] }) {
   ) : null;
 }
 
+/** How the message's HTML looks: paragraphs apart, lists marked, links and code told from the text. */
+const MESSAGE_STYLES =
+  "space-y-2 break-words text-foreground [&_a]:text-link [&_a]:underline [&_code]:rounded [&_code]:bg-foreground/10 [&_code]:px-1 [&_code]:font-mono [&_code]:text-[0.9em] [&_ol]:list-decimal [&_ol]:ps-6 [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-foreground/10 [&_pre]:p-3 [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_ul]:list-disc [&_ul]:ps-6";
+
 /**
- * An incident's message as /status, its incident page and the console's preview show it: the operator's text as
- * written (line breaks kept), marked as in the shop's default language.
+ * An incident's message as /status, its incident page and the console's preview show it: the operator's Markdown,
+ * rendered on the server (incident-markdown.server.ts), marked as in the shop's default language.
  */
-export function IncidentText({ text, className }: { text: string; className: string }) {
+export function IncidentText({ html, className }: { html: string; className: string }) {
   const operatorLang = operatorTextLang(useLocale().locale);
   return (
-    <p lang={operatorLang} dir="auto" className={`${className} whitespace-pre-line text-foreground`}>
-      {text}
-    </p>
+    <div
+      lang={operatorLang}
+      dir="auto"
+      className={`${className} ${MESSAGE_STYLES}`}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: rendered and allow-listed on the server (incident-markdown.server.ts).
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
   );
 }
 
@@ -56,7 +64,7 @@ export function IncidentTimeline({ updates }: { updates: Incident["updates"] }) 
               · <LocalTime iso={update.at} />
             </span>
           </p>
-          <IncidentText text={update.body} className="mt-1" />
+          <IncidentText html={update.html} className="mt-1" />
         </li>
       ))}
     </ol>
@@ -91,7 +99,7 @@ export function ActiveIncidents({ incidents }: { incidents: Incident[] }) {
               <IncidentStatusBadge status={incident.status} />
             </h3>
             <Affects products={incident.products} />
-            <IncidentText text={incident.body} className="mt-2" />
+            <IncidentText html={incident.html} className="mt-2" />
             <p className="mt-1 text-xs text-soft">
               <Trans comment="When an open incident started">
                 Since <LocalTime iso={incident.startedAt} />

@@ -4,8 +4,9 @@ import { type Incident, INCIDENT_STATUS_LABELS, incidentPath } from "./status";
 
 export const FEED_PATH = "/status/feed.xml";
 
+/** An update's state and time, then its message as the pages render it (already safe HTML, escaped once below). */
 function updateHtml(update: Incident["updates"][number]): string {
-  return `<p><strong>${escapeMarkup(INCIDENT_STATUS_LABELS[update.status])}</strong> (${escapeMarkup(update.at)})<br>${escapeMarkup(update.body).replace(/\n/g, "<br>")}</p>`;
+  return `<p><strong>${escapeMarkup(INCIDENT_STATUS_LABELS[update.status])}</strong> (${escapeMarkup(update.at)})</p>${update.html}`;
 }
 
 function entry(incident: Incident, base: string): string {

@@ -13,6 +13,7 @@ import {
   toIncidentStatus,
 } from "./status";
 import { statusProductStatus } from "~/platform/metrics.server";
+import { renderIncidentMarkdown } from "./incident-markdown.server";
 import type { DemoHistory } from "./status.content";
 import { averageFraction, dailyRecords, formatUptime, HISTORY_DAYS, type StatusChange, uptimeFraction } from "./uptime";
 
@@ -220,9 +221,30 @@ async function withUpdates(db: Db, rows: IncidentRow[]): Promise<Incident[]> {
   return rows.map((row) => {
     const own: IncidentUpdate[] = updates
       .filter((u) => u.incident_id === row.id)
-      .map((u) => ({ status: toIncidentStatus(u.status), body: u.body, at: u.created_at }));
-    const list = own.length > 0 ? own : [{ status: toIncidentStatus(row.status), body: row.body, at: row.started_at }];
-    return { ...toIncidentSummary(row), body: list[0]?.body ?? row.body, updates: list };
+      .map((u) => ({
+        status: toIncidentStatus(u.status),
+        body: u.body,
+        html: renderIncidentMarkdown(u.body),
+        at: u.created_at,
+      }));
+    const list =
+      own.length > 0
+        ? own
+        : [
+            {
+              status: toIncidentStatus(row.status),
+              body: row.body,
+              html: renderIncidentMarkdown(row.body),
+              at: row.started_at,
+            },
+          ];
+    const newest = list[0];
+    return {
+      ...toIncidentSummary(row),
+      body: newest?.body ?? row.body,
+      html: newest?.html ?? renderIncidentMarkdown(row.body),
+      updates: list,
+    };
   });
 }
 

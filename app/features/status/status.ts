@@ -38,15 +38,20 @@ export const INCIDENT_STATUS_LABELS: Record<IncidentStatus, string> = {
 
 export interface IncidentUpdate {
   status: IncidentStatus;
+  /** As the operator wrote it: Markdown. */
   body: string;
+  /** `body` rendered on the server (incident-markdown.server.ts): what every page and the feed show. */
+  html: string;
   at: string;
 }
 
 export interface Incident {
   id: number;
   title: string;
-  /** The newest update's text. */
+  /** The newest update's text, as written (Markdown). */
   body: string;
+  /** The newest update's text as safe HTML. */
+  html: string;
   status: IncidentStatus;
   /** Status names of the products it affects. */
   products: string[];
@@ -57,7 +62,7 @@ export interface Incident {
 }
 
 /** A resolved incident as the page lists it (its updates are on its own page). */
-export type IncidentSummary = Omit<Incident, "updates" | "body">;
+export type IncidentSummary = Omit<Incident, "updates" | "body" | "html">;
 
 export function toIncidentStatus(value: string): IncidentStatus {
   return (INCIDENT_STATUSES as readonly string[]).includes(value) ? (value as IncidentStatus) : "investigating";
