@@ -81,8 +81,13 @@ export async function consoleInboxAcrossInstances(opts: {
     );
     checks.that(feedEvent !== undefined, "k: the inbox feed on instance 1 named the conversation");
     const inThread = () =>
-      emulator.messagesOf(threadId).filter((m) => m.content === `**${name}** (console): Console reply ${run}`).length;
-    await waitFor(() => (inThread() > 0 ? true : undefined), 20_000, "the reply in the thread", 50);
+      // The name as typed, Markdown escaped (`agent\-…`) so Discord shows it as it is.
+      emulator.messagesOf(threadId).filter((m) => m.content === `**${name.replace("-", "\\-")}** (console): ${body}`)
+        .length;
+    await waitFor(() => (inThread() > 0 ? true : undefined), 20_000, "the reply in the thread", 50).catch((error) => {
+      console.log(`k: the thread holds ${JSON.stringify(emulator.messagesOf(threadId).map((m) => m.content))}`);
+      throw error;
+    });
     const toThreadMs = performance.now() - sentAt;
     // Every instance's poster had its chance at it: still one post, and one copy on the stream.
     await sleep(3_000);
