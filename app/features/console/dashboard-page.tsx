@@ -86,7 +86,11 @@ export function DashboardPage({ dashboard, remind }: { dashboard: Dashboard; rem
         />
         <Figure
           label={t`Waiting for the team`}
-          value={count(dashboard.waiting.count)}
+          value={
+            <Link to={path("/admin/support")} className="underline decoration-2 underline-offset-4">
+              {count(dashboard.waiting.count)}
+            </Link>
+          }
           before={
             dashboard.waiting.oldestSince
               ? t`Oldest waiting since ${time(dashboard.waiting.oldestSince)}`
