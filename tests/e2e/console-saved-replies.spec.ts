@@ -129,6 +129,7 @@ test("a title of spaces is refused beside its field, and what was typed stays", 
   await expect(page.getByRole("alert")).toHaveText("The saved reply was not kept: fix the fields marked below.");
   const title = form.getByLabel("Title");
   await expect(title).toHaveAttribute("aria-invalid", "true");
+  await expect(title).toBeFocused();
   await expect(title).toHaveAccessibleDescription(
     "Give the saved reply a title: it is what the team types after / to find it.",
   );
@@ -167,6 +168,7 @@ test("an admin edits a saved reply: its new text and language are listed, and th
   await page.getByRole("link", { name: "Edit “Refund policy”" }).click();
   const edit = page.getByRole("form", { name: "Refund policy" });
   await expect(edit.getByLabel("Title")).toHaveValue("Refund policy");
+  await expect(edit.getByLabel("Title")).toBeFocused();
   await edit.getByLabel("Text").fill("Refunds take up to 14 days.");
   await edit.getByLabel("Language").selectOption({ label: "English" });
   await edit.getByRole("button", { name: "Save changes" }).click();
@@ -192,6 +194,7 @@ test("Delete asks first (no axe violations there); Keep it keeps it, Delete save
   const { page } = admin;
   await page.getByRole("link", { name: "Delete “Schlüssel erneut gesendet”" }).click();
   const confirm = page.getByRole("region", { name: "Delete this saved reply?" });
+  await expect(confirm.getByRole("heading", { name: "Delete this saved reply?" })).toBeFocused();
   await expect(confirm).toContainText("Schlüssel erneut gesendet");
   await expect(confirm).toContainText("Bitte prüfen Sie auch den Spam-Ordner.");
   await expectNoAxeViolations(page);

@@ -137,5 +137,5 @@ export async function savedRepliesAction(request: Request, context: Context) {
   }
   const changed = await updateSavedReply(db, id, parsed.data, actor);
   if (!changed) return refuse({ refused: "not-found", draft }, 404);
-  return backToList(request, changed.before === changed.after ? "unchanged" : "saved");
+  return backToList(request, changed.changed ? "saved" : "unchanged");
 }

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { LOCALE_CODES, LOCALES, type Locale } from "~/features/i18n/locales";
@@ -88,13 +88,24 @@ function SavedReplyFields({
   values,
   problems,
   limits,
+  focusFirst,
 }: {
   values: { title: string; body: string; locale: string };
   problems: SavedRepliesActionData["problems"];
   limits: Limits;
+  /** Takes the focus when shown: the first field to fix, else the title (an Edit just opened). */
+  focusFirst: boolean;
 }) {
   const { t } = useLingui();
   const id = useId();
+  const fields = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new refusal moves the focus to its first field again
+  useEffect(() => {
+    if (!focusFirst) return;
+    const first =
+      fields.current?.querySelector<HTMLElement>("[aria-invalid=true]") ?? fields.current?.querySelector("input");
+    first?.focus();
+  }, [focusFirst, problems]);
   const field = (name: SavedReplyField) => {
     const problem = problems?.[name];
     return {
@@ -112,7 +123,7 @@ function SavedReplyFields({
     ) : null;
   };
   return (
-    <>
+    <div ref={fields} className="space-y-4">
       <div className="text-sm">
         <label htmlFor={`${id}-title`} className="block text-soft">
           <Trans>Title</Trans>
@@ -164,7 +175,7 @@ function SavedReplyFields({
         </select>
         {problem("locale")}
       </div>
-    </>
+    </div>
   );
 }
 
@@ -201,6 +212,7 @@ function ReplyCard({
             values={draft ?? { title: reply.title, body: reply.body, locale: reply.locale ?? ANY_LANGUAGE }}
             problems={draft ? problems : undefined}
             limits={limits}
+            focusFirst
           />
           <div className="flex flex-wrap items-center gap-2">
             <button type="submit" name="intent" value="save" className={buttonStyles.primary}>
@@ -238,9 +250,17 @@ function DeleteConfirmation({ reply }: { reply: SavedReplyChoice }) {
   const { path } = useLocale();
   const pagePath = path("/admin/support/saved-replies");
   const title = reply.title;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened from a Delete link, the question is where the focus goes.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="delete-heading" className="rounded-lg border border-danger/40 bg-surface p-4">
-      <h2 id="delete-heading" className="font-semibold text-foreground text-xl">
+      <h2
+        id="delete-heading"
+        ref={heading}
+        tabIndex={-1}
+        className="font-semibold text-foreground text-xl outline-none"
+      >
         <Trans>Delete this saved reply?</Trans>
       </h2>
       <p dir="auto" className="mt-3 break-words font-semibold text-foreground">
@@ -359,6 +379,7 @@ export function SavedRepliesPage({
                 values={addDraft ?? { title: "", body: "", locale: ANY_LANGUAGE }}
                 problems={addDraft ? answer?.problems : undefined}
                 limits={limits}
+                focusFirst={addDraft !== undefined}
               />
               <button type="submit" name="intent" value="add" className={buttonStyles.primary}>
                 <Trans>Add saved reply</Trans>

@@ -90,19 +90,19 @@ export async function createSavedReply(
   return reply;
 }
 
-/** The reply as changed, or undefined when there is none by that id; an unchanged reply writes nothing. */
+/** The reply before and after, or undefined when there is none by that id; an unchanged reply writes nothing. */
 export async function updateSavedReply(
   db: Kysely<Database>,
   id: string,
   input: SavedReplyInput,
   by: SavedReplyActor,
   now = new Date(),
-): Promise<{ before: SavedReply; after: SavedReply } | undefined> {
+): Promise<{ before: SavedReply; after: SavedReply; changed: boolean } | undefined> {
   return db.transaction().execute(async (trx) => {
     const before = await findSavedReply(trx, id);
     if (!before) return undefined;
     if (before.title === input.title && before.body === input.body && before.locale === input.locale)
-      return { before, after: before };
+      return { before, after: before, changed: false };
     const after: SavedReply = { ...before, ...input, updatedAt: now.toISOString() };
     await trx
       .updateTable("support_saved_replies")
@@ -116,7 +116,7 @@ export async function updateSavedReply(
       detail: { id, before: auditState(before), after: auditState(after) },
       now,
     });
-    return { before, after };
+    return { before, after, changed: true };
   });
 }
 
