@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { savedReplyInputSchema } from "~/features/console/saved-replies";
+import { SAVED_REPLY_BODY_MAX, savedReplyInputSchema } from "~/features/console/saved-replies";
 import { loadSavedRepliesPage, savedRepliesAction } from "~/features/console/saved-replies-page.server";
 import {
   createSavedReply,
@@ -11,6 +11,7 @@ import {
 } from "~/features/console/saved-replies.server";
 import type { StaffRole } from "~/features/console/roles";
 import { createSession, inviteStaff } from "~/features/console/staff-store.server";
+import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
 import { testDialects } from "../support/databases";
@@ -45,7 +46,8 @@ describe("a saved reply's form is checked", () => {
     return parsed.success ? null : parsed.error.issues.map((issue) => [issue.path[0], issue.message]);
   };
 
-  it("takes a title of 1 to 100 characters and a text as long as a support message, trimmed", () => {
+  it("takes a title of 1 to 100 characters and a text as long as a message in the inbox, trimmed", () => {
+    expect(SAVED_REPLY_BODY_MAX).toBe(MAX_MESSAGE_LENGTH);
     expect(savedReplyInputSchema.parse({ ...valid, title: "  Thanks \n" })).toEqual({
       title: "Thanks",
       body: "Thank you for writing.",
@@ -54,8 +56,8 @@ describe("a saved reply's form is checked", () => {
     expect(problem({ title: "t".repeat(100) })).toBeNull();
     expect(problem({ title: "t".repeat(101) })).toEqual([["title", "too-long"]]);
     expect(problem({ title: "   " })).toEqual([["title", "empty"]]);
-    expect(problem({ body: "b".repeat(2000) })).toBeNull();
-    expect(problem({ body: "b".repeat(2001) })).toEqual([["body", "too-long"]]);
+    expect(problem({ body: "b".repeat(MAX_MESSAGE_LENGTH) })).toBeNull();
+    expect(problem({ body: "b".repeat(MAX_MESSAGE_LENGTH + 1) })).toEqual([["body", "too-long"]]);
     expect(problem({ body: "\n\n" })).toEqual([["body", "empty"]]);
     expect(problem({ body: "half an emoji \ud83d" })).toEqual([["body", "broken"]]);
   });
@@ -264,7 +266,9 @@ describe.each(dialects)("saved replies on %s", (dialect) => {
         draft: { for: "new", title: "x".repeat(101), body: " ", locale: "fr" },
       },
     });
-    expect(await post(cookie, { intent: "add", title: "Long", body: "b".repeat(2001), locale: "any" })).toMatchObject({
+    expect(
+      await post(cookie, { intent: "add", title: "Long", body: "b".repeat(MAX_MESSAGE_LENGTH + 1), locale: "any" }),
+    ).toMatchObject({
       status: 400,
       data: { problems: { body: "too-long" } },
     });

@@ -18,7 +18,7 @@ type Context = Readonly<RouterContextProvider>;
 
 export const SAVED_REPLIES_PATH = "/admin/support/saved-replies";
 
-/** A 2,000-character text and a title fit, even in scripts of 4 bytes a character, percent-encoded. */
+/** A whole text and a title fit, even in scripts of 4 bytes a character, percent-encoded. */
 const MAX_SAVED_REPLY_FORM_BYTES = 32 * 1024;
 
 /** What the list says after a change (`?done=`), read back from the redirect. */

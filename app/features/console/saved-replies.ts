@@ -1,13 +1,11 @@
 // Saved replies (issue 35): what the server and the inbox's message box agree on. Safe in the browser.
 import { z } from "zod";
 import { LOCALE_CODES, type Locale } from "~/features/i18n/locales";
+import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
 
 export const SAVED_REPLY_TITLE_MAX = 100;
-/**
- * A saved reply's text is sent as a team reply, so it is no longer than one: 2,000 characters, as the CLI's
- * `support reply` and a Discord message take (a visitor's own messages are shorter, MAX_MESSAGE_LENGTH).
- */
-export const SAVED_REPLY_BODY_MAX = 2000;
+/** A saved reply's text goes into the inbox's message box, so it is no longer than a message may be. */
+export const SAVED_REPLY_BODY_MAX = MAX_MESSAGE_LENGTH;
 /** The form's value for a reply written for every language (stored as a null locale). */
 export const ANY_LANGUAGE = "any";
 
