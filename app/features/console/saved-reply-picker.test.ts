@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { setupI18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
-import { act, createElement } from "react";
+import { act, createElement, createRef } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -225,6 +225,18 @@ describe("the message box with saved replies", () => {
     await setFilter("thanks");
     await press("Enter", filter() as HTMLElement);
     expect(box().value).toBe("Your refund is on its way.");
+  });
+
+  it("hands the page its textarea, and says what the page's hint says", async () => {
+    const ref = createRef<HTMLTextAreaElement>();
+    await show({ ref, hint: "A reply reaches the visitor.", "aria-describedby": "elsewhere" });
+    expect(ref.current).toBe(box());
+    const described = box().getAttribute("aria-describedby")?.split(" ") ?? [];
+    expect(described.map((id) => document.getElementById(id)?.textContent ?? id)).toEqual([
+      "A reply reaches the visitor.",
+      "elsewhere",
+      "Or type / at the start of the box to insert one.",
+    ]);
   });
 
   it("says there are none yet, with a link to manage them only when given one", async () => {

@@ -3,9 +3,11 @@ import * as Dialog from "@radix-ui/react-dialog";
 import {
   type KeyboardEvent,
   type ReactNode,
+  type Ref,
   type TextareaHTMLAttributes,
   useEffect,
   useId,
+  useImperativeHandle,
   useMemo,
   useRef,
   useState,
@@ -21,6 +23,10 @@ export interface MessageBoxProps
   extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "role" | "value" | "children"> {
   name: string;
   label: ReactNode;
+  /** A line under the label that describes the box (aria-describedby). */
+  hint?: ReactNode;
+  /** The textarea itself, for a page that focuses it (keyboard shortcuts). */
+  ref?: Ref<HTMLTextAreaElement>;
   /** What `/` and the Saved replies button offer, in the order to offer them (savedRepliesFor on the server). */
   savedReplies: readonly SavedReplyChoice[];
   /** Where saved replies are managed, for those who may: shown when there are none yet. */
@@ -66,6 +72,8 @@ function ReplyLanguage({ reply }: { reply: SavedReplyChoice }) {
 export function MessageBox({
   name,
   label,
+  hint,
+  ref,
   savedReplies,
   manageHref,
   id: givenId,
@@ -82,7 +90,9 @@ export function MessageBox({
   const id = givenId ?? `${ownId}-box`;
   const listboxId = `${ownId}-listbox`;
   const hintId = `${ownId}-hint`;
+  const slashHintId = `${ownId}-slash-hint`;
   const box = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => box.current as HTMLTextAreaElement, []);
   const [query, setQuery] = useState<string | undefined>(undefined);
   const [active, setActive] = useState(0);
   // Escape closes the list until the `/` is typed again.
@@ -138,13 +148,19 @@ export function MessageBox({
   }
 
   const offered = hydrated && savedReplies.length > 0;
-  const describedByIds = [describedBy, offered ? hintId : undefined].filter(Boolean).join(" ") || undefined;
+  const describedByIds =
+    [hint ? hintId : undefined, describedBy, offered ? slashHintId : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
     <div className="text-sm">
       <label htmlFor={id} className="block text-soft">
         {label}
       </label>
+      {hint ? (
+        <p id={hintId} className="text-soft text-xs">
+          {hint}
+        </p>
+      ) : null}
       <div className="relative mt-1">
         <textarea
           {...textareaProps}
@@ -229,7 +245,7 @@ export function MessageBox({
           {savedReplies.length > 0 ? (
             <>
               <SavedRepliesDialog savedReplies={savedReplies} box={box} />
-              <p id={hintId} className="text-soft text-xs">
+              <p id={slashHintId} className="text-soft text-xs">
                 <Trans>Or type / at the start of the box to insert one.</Trans>
               </p>
             </>
