@@ -191,6 +191,7 @@ describe("the message box with saved replies", () => {
     expect(dialog?.querySelectorAll("li button")).toHaveLength(3);
     const filter = dialog?.querySelector<HTMLInputElement>("input[type=search]");
     expect(filter?.labels?.[0]?.textContent).toBe("Filter by title");
+    expect(document.activeElement).toBe(filter);
     await act(async () => {
       if (!filter) return;
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(filter, "key");

@@ -282,6 +282,7 @@ function SavedRepliesDialog({
   const chosen = useRef<SavedReplyChoice | undefined>(undefined);
   const matches = useMemo(() => matchSavedReplies(savedReplies, filter), [savedReplies, filter]);
   const filterId = useId();
+  const filterBox = useRef<HTMLInputElement>(null);
 
   function choose(reply: SavedReplyChoice) {
     chosen.current = reply;
@@ -308,6 +309,11 @@ function SavedRepliesDialog({
         <Dialog.Overlay className="fixed inset-0 z-50 bg-background/80 backdrop-blur-sm" />
         <Dialog.Content
           aria-describedby={undefined}
+          onOpenAutoFocus={(event) => {
+            // Straight to the filter: typing narrows the list at once.
+            event.preventDefault();
+            filterBox.current?.focus();
+          }}
           onCloseAutoFocus={(event) => {
             // Back to the box, with the reply (if one was chosen) where the caret was.
             event.preventDefault();
@@ -339,6 +345,7 @@ function SavedRepliesDialog({
               <Trans>Filter by title</Trans>
             </label>
             <input
+              ref={filterBox}
               id={filterId}
               type="search"
               value={filter}
