@@ -10,6 +10,8 @@ export default [
     route("account", "routes/admin-account.tsx"),
     route("orders", "routes/admin-orders.tsx"),
     route("support", "routes/admin-support.tsx"),
+    // Before support/:id, which would take it for a conversation's id.
+    route("support/saved-replies", "routes/admin-support-saved-replies.tsx"),
     route("support/:id", "routes/admin-support-conversation.tsx"),
     route("deliveries", "routes/admin-deliveries.tsx"),
     route("status", "routes/admin-status.tsx"),

@@ -25,6 +25,10 @@ export const AUDIT_ACTIONS = [
   "support-note-added",
   "support-assigned",
   "support-reopened",
+  // Saved replies (the console's Saved replies page).
+  "saved-reply-created",
+  "saved-reply-updated",
+  "saved-reply-deleted",
   // The CLI's other writing commands (actor `cli`).
   "status-changed",
   "incident-opened",

@@ -17,6 +17,8 @@ export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | nul
   const rooms: Array<{ area: ConsoleArea; to: string; label: string }> = [
     { area: "dashboard", to: "/admin", label: t`Dashboard` },
     { area: "support", to: "/admin/support", label: t`Support inbox` },
+    // Beside the support inbox: what its message box offers.
+    { area: "savedReplies", to: "/admin/support/saved-replies", label: t`Saved replies` },
     { area: "orders", to: "/admin/orders", label: t`Orders` },
     { area: "deliveries", to: "/admin/deliveries", label: t`Deliveries` },
     {

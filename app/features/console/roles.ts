@@ -9,7 +9,8 @@ export function isStaffRole(value: unknown): value is StaffRole {
 
 /**
  * The console's rooms and the roles let in: owners everything, admins all but staff and the audit log, support the
- * dashboard, their account, the support inbox and order look-ups.
+ * dashboard, their account, the support inbox and order look-ups. Support uses saved replies in the inbox but does not
+ * manage them.
  */
 export const CONSOLE_AREAS = {
   dashboard: ["owner", "admin", "support"],
@@ -18,6 +19,7 @@ export const CONSOLE_AREAS = {
   support: ["owner", "admin", "support"],
   deliveries: ["owner", "admin"],
   status: ["owner", "admin"],
+  savedReplies: ["owner", "admin"],
   staff: ["owner"],
   audit: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;
