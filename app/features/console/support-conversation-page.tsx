@@ -1,4 +1,4 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useRef, useState } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
@@ -8,6 +8,8 @@ import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conv
 import { ConsoleNotice, consoleField } from "./console-shell";
 import { useConsoleTime } from "./format";
 import { useInboxLive } from "./inbox-live";
+import type { SavedReplyChoice } from "./saved-replies";
+import { MessageBox } from "./saved-reply-picker";
 import { ShortcutsHelp, useInboxShortcuts } from "./inbox-shortcuts";
 import type { ConversationActionData, DoneNotice } from "./support-inbox-pages.server";
 import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./support-inbox-page";
@@ -18,6 +20,8 @@ export interface ConversationPageProps {
   around: { previous: string | null; next: string | null };
   list: { state: InboxState; scope: InboxScope; query: string };
   viewerId: string;
+  savedReplies: SavedReplyChoice[];
+  manageSavedReplies: boolean;
   done: DoneNotice | null;
   now: string;
   action: ConversationActionData | undefined;
@@ -82,10 +86,13 @@ export function SupportConversationPage({
   around,
   list,
   viewerId,
+  savedReplies,
+  manageSavedReplies,
   done,
   now,
   action,
 }: ConversationPageProps) {
+  const { t } = useLingui();
   const { path, tag } = useLocale();
   const money = new Intl.NumberFormat(tag, { style: "currency", currency: "USD" });
   const time = useConsoleTime();
@@ -270,26 +277,23 @@ export function SupportConversationPage({
             )}
           </section>
 
-          <Form method="post" ref={form} className="mt-6" aria-labelledby="message-label">
-            <label id="message-label" htmlFor="message" className="block font-semibold text-foreground">
-              <Trans>Message</Trans>
-            </label>
-            <p id="message-hint" className="text-soft text-sm">
-              {mode === "note" ? (
-                <Trans>Writing an internal note: only the team sees it. Ctrl+Enter adds it.</Trans>
-              ) : (
-                <Trans>A reply reaches the visitor's chat and the Discord thread. Ctrl+Enter sends it.</Trans>
-              )}
-            </p>
-            <textarea
+          <Form method="post" ref={form} className="mt-6" aria-label={t`Write to the conversation`}>
+            <MessageBox
               ref={box}
               id="message"
               name="message"
+              label={<Trans>Message</Trans>}
+              hint={
+                mode === "note" ? (
+                  <Trans>Writing an internal note: only the team sees it. Ctrl+Enter adds it.</Trans>
+                ) : (
+                  <Trans>A reply reaches the visitor's chat and the Discord thread. Ctrl+Enter sends it.</Trans>
+                )
+              }
               rows={5}
               maxLength={MAX_MESSAGE_LENGTH}
               defaultValue={action?.draft ?? ""}
               key={done ?? "draft"}
-              aria-describedby="message-hint"
               onKeyDown={(event) => {
                 if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
                   event.preventDefault();
@@ -298,6 +302,8 @@ export function SupportConversationPage({
                   );
                 }
               }}
+              savedReplies={savedReplies}
+              manageHref={manageSavedReplies ? path("/admin/support/saved-replies") : undefined}
               className={`${consoleField} mt-2`}
             />
             <div className="mt-3 flex flex-wrap gap-2">

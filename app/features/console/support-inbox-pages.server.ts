@@ -8,6 +8,8 @@ import { clientAddressContext } from "~/platform/request-context";
 import { recordAudit } from "./audit-log.server";
 import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "./console-access.server";
 import { catalogueNames } from "./orders-page.server";
+import { mayEnter } from "./roles";
+import { savedRepliesFor } from "./saved-replies.server";
 import {
   assignConversation,
   INBOX_QUERY_MAX,
@@ -85,6 +87,7 @@ export async function loadConversationPage(request: Request, id: string | undefi
     return view ? { view, around, waiting, filter } : undefined;
   });
   if (!loaded) throw notFound();
+  const savedReplies = await savedRepliesFor(loaded.view.locale);
   const done = url.searchParams.get("done");
   return data(
     {
@@ -93,6 +96,8 @@ export async function loadConversationPage(request: Request, id: string | undefi
       waiting: loaded.waiting,
       list: { state: loaded.filter.state, scope: loaded.filter.scope, query: loaded.filter.query ?? "" },
       viewerId: session.staff.id,
+      savedReplies,
+      manageSavedReplies: mayEnter(session.staff.role, "savedReplies"),
       now: new Date().toISOString(),
       done: done && DONE_NOTICES.includes(done as DoneNotice) ? (done as DoneNotice) : null,
     },
