@@ -12,7 +12,9 @@
 // (scripts/lib/bench-support-streams.mjs: 2,000 open event streams, memory per stream, message-to-stream latency)
 // alone, BENCH_SKIP_SUPPORT_STREAMS=1 leaves it out; BENCH_ONLY=console runs the console's section
 // (scripts/lib/bench-console.mjs: the dashboard at 100,000 orders and conversations, sign-in against its limits, the
-// shop documents beside it) alone, BENCH_SKIP_CONSOLE=1 leaves it out; BENCH_ONLY=delivery runs the delivery engine's section
+// shop documents beside it) alone, BENCH_SKIP_CONSOLE=1 leaves it out; BENCH_ONLY=recent-sales runs the recent-sales
+// notice on and off (scripts/lib/bench-recent-sales.mjs: Lighthouse on / and the product page, documents, the notice's
+// code after the first paint) alone, BENCH_SKIP_RECENT_SALES=1 leaves it out; BENCH_ONLY=delivery runs the delivery engine's section
 // (scripts/lib/bench-delivery.mjs: support requests, mail and visitor messages per second, no build needed) alone,
 // BENCH_SKIP_DELIVERY=1 leaves it out; BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
@@ -30,6 +32,7 @@ import { benchCatalogue } from "./lib/bench-catalogue.mjs";
 import { benchConsole } from "./lib/bench-console.mjs";
 import { benchDelivery } from "./lib/bench-delivery.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
+import { benchRecentSales } from "./lib/bench-recent-sales.mjs";
 import { benchShop } from "./lib/bench-shop.mjs";
 import { benchSupportRelay } from "./lib/bench-support-relay.mjs";
 import { benchSupportStreams } from "./lib/bench-support-streams.mjs";
@@ -74,7 +77,16 @@ const LOAD_ROUTES = ["/", "/products", "/product/446894", "/de/product/446894", 
 // Lighthouse swings from run to run on a shared machine: report the median and range of several.
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY;
-const SECTIONS = ["catalogue", "shop", "orders", "support-relay", "support-streams", "delivery", "console"];
+const SECTIONS = [
+  "catalogue",
+  "shop",
+  "orders",
+  "support-relay",
+  "support-streams",
+  "delivery",
+  "console",
+  "recent-sales",
+];
 if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
   console.error(
     `BENCH_ONLY: ${SECTIONS.map((s) => `"${s}"`).join(", ")} are the sections that run alone (got "${ONLY}")`,
@@ -130,6 +142,8 @@ if (ONLY === "support-streams" || (ONLY === undefined && !process.env.BENCH_SKIP
   await benchSupportStreams({ buildDir: BUILD_DIR });
 if (ONLY === "console" || (ONLY === undefined && !process.env.BENCH_SKIP_CONSOLE))
   await benchConsole({ buildDir: BUILD_DIR });
+if (ONLY === "recent-sales" || (ONLY === undefined && !process.env.BENCH_SKIP_RECENT_SALES))
+  await benchRecentSales({ buildDir: BUILD_DIR });
 
 /** A copy of content/ wearing the theme file `themeFile`, with the brand/ folder beside that file. */
 function contentWithTheme(themeFile) {

@@ -115,7 +115,26 @@ export async function lighthouseRun(chrome, url, { extraHeaders } = {}) {
     cls: audits["cumulative-layout-shift"]?.numericValue,
     js: transfer("script"),
     total: transfer("total"),
+    scripts: scriptsAgainstFirstPaint(audits),
   };
+}
+
+/**
+ * The scripts the page loaded, as the browser really loaded them (observed, not simulated): URL, bytes transferred and
+ * how long after the first contentful paint the request started (negative: before it).
+ */
+function scriptsAgainstFirstPaint(audits) {
+  const network = audits["network-requests"]?.details;
+  const paintTs = audits.metrics?.details?.items?.[0]?.observedFirstContentfulPaintTs;
+  const startTs = network?.debugData?.networkStartTimeTs;
+  if (!network || typeof paintTs !== "number" || typeof startTs !== "number") return [];
+  return network.items
+    .filter((item) => item.resourceType === "Script" && typeof item.rendererStartTime === "number")
+    .map((item) => ({
+      url: item.url,
+      bytes: item.transferSize ?? 0,
+      msAfterPaint: (startTs + item.rendererStartTime * 1000 - paintTs) / 1000,
+    }));
 }
 
 /** autocannon on `url` (CONNECTIONS for DURATION s), with the CPU `serverPid` spent per request. */

@@ -1,10 +1,11 @@
 import { expect, type Page } from "@playwright/test";
-import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
+import type { ShopEmulator } from "../fakes/shop-emulator";
 import { BUYERS, PARTIAL_SECRET, REFUNDED_SECRET } from "../fakes/shop-invoices";
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
-import { type AppServer, startAppServer } from "../support/app-server";
+import type { AppServer } from "../support/app-server";
 import { test } from "../support/own-client-address";
 import { logLinesWithMessage, secretsInLog } from "../support/server-log";
+import { type ShopConnectedApp, startShopConnectedApp } from "../support/shop-connected-app";
 import { openStoreDatabase } from "../support/store-database";
 
 // The buyer's orders read from the shop's invoices (issue 29), the code mailed through a real SMTP server on
@@ -16,6 +17,7 @@ const ON_ITS_WAY = "If there are orders for this address, a code is on its way. 
 const NOT_SENT = "The email with your code could not be sent in time, so do not wait for it. Send a new code.";
 
 let smtp: SmtpReceiver;
+let connected: ShopConnectedApp;
 let shop: ShopEmulator;
 let server: AppServer;
 
@@ -33,25 +35,19 @@ const secrets = new Set<string>([
 
 test.beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  shop = await startShopEmulator();
-  server = await startAppServer({
+  connected = await startShopConnectedApp({
     env: {
       LOG_LEVEL: "info",
-      CHECKOUT_PROVIDER: "sellauth",
-      SHOP_API_BASE: shop.url,
-      SHOP_CHECKOUT_ORIGIN: shop.url,
-      SHOP_ID: shop.shopId,
-      SHOP_API_KEY: shop.apiKey,
       // A plain local server: it offers no STARTTLS, so nodemailer speaks plain SMTP (smtp.server.ts).
       SMTP_URL: smtp.url,
       MAIL_FROM,
     },
   });
+  ({ shop, app: server } = connected);
 });
 
 test.afterAll(async () => {
-  await server?.stop();
-  await shop?.close();
+  await connected?.stop();
   await smtp?.close();
 });
 

@@ -3,8 +3,9 @@ import path from "node:path";
 import { type APIRequestContext, expect as baseExpect, type Page } from "@playwright/test";
 import { axeBuilder } from "../support/axe";
 import type { Challenge } from "altcha-lib";
-import { SHOP_COUPON_REFUSAL, type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
+import { SHOP_COUPON_REFUSAL, type ShopEmulator } from "../fakes/shop-emulator";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { type ShopConnectedApp, startShopConnectedApp } from "../support/shop-connected-app";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { pauseClockSoon } from "../support/hydration";
 import { clientAddress, test } from "../support/own-client-address";
@@ -21,20 +22,6 @@ async function openProduct(page: Page, path = `/product/${STUDIO.id}?duration=li
   const button = page.getByRole("button", { name: "Purchase Now" });
   await expect(button).toHaveAttribute("data-captcha", "ready", { timeout: 30_000 });
   return button;
-}
-
-/** The shop on the SellAuth provider against the emulator; without the API key it uses the public storefront API. */
-function startSellAuthApp(shop: ShopEmulator, webhookSecret: string, { withApiKey }: { withApiKey: boolean }) {
-  return startAppServer({
-    env: {
-      CHECKOUT_PROVIDER: "sellauth",
-      SHOP_API_BASE: shop.url,
-      SHOP_CHECKOUT_ORIGIN: shop.url,
-      SHOP_ID: shop.shopId,
-      ...(withApiKey ? { SHOP_API_KEY: shop.apiKey } : {}),
-      SHOP_WEBHOOK_SECRET: webhookSecret,
-    },
-  });
 }
 
 /** Runs `action` and returns the text of the alert that follows; the alert is accepted as it opens (it blocks the page). */
@@ -476,17 +463,18 @@ async function buyThroughApi(request: APIRequestContext, productId: number, vari
 }
 
 test.describe("checkout with SellAuth (shop emulator)", () => {
+  let connected: ShopConnectedApp;
   let shop: ShopEmulator;
   let app: AppServer;
   const WEBHOOK_SECRET = "whsec_e2e_checkout_secret_0123456789";
 
   test.beforeAll(async () => {
-    shop = await startShopEmulator();
-    app = await startSellAuthApp(shop, WEBHOOK_SECRET, { withApiKey: false });
+    // Without the API key: the app uses the shop's public storefront API.
+    connected = await startShopConnectedApp({ webhookSecret: WEBHOOK_SECRET, apiKey: false });
+    ({ shop, app } = connected);
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
   test.beforeEach(() => shop.setCheckoutMode({ kind: "url" }));
 
@@ -576,17 +564,17 @@ test.describe("checkout with SellAuth (shop emulator)", () => {
 });
 
 test.describe("checkout with SellAuth and an API key (shop emulator)", () => {
+  let connected: ShopConnectedApp;
   let shop: ShopEmulator;
   let app: AppServer;
   const WEBHOOK_SECRET = "whsec_e2e_api_secret_0123456789abcdef";
 
   test.beforeAll(async () => {
-    shop = await startShopEmulator();
-    app = await startSellAuthApp(shop, WEBHOOK_SECRET, { withApiKey: true });
+    connected = await startShopConnectedApp({ webhookSecret: WEBHOOK_SECRET });
+    ({ shop, app } = connected);
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
 
   test("completes the order only once the invoice API says it is paid", async ({ page, request }) => {
@@ -615,19 +603,22 @@ test.describe("checkout with SellAuth and an API key (shop emulator)", () => {
 });
 
 test.describe("a SellAuth purchase as a buyer sees it (shop emulator, API key)", () => {
+  let connected: ShopConnectedApp;
   let shop: ShopEmulator;
   let app: AppServer;
   const WEBHOOK_SECRET = "whsec_e2e_buyer_secret_0123456789abcdef";
 
   test.beforeAll(async () => {
-    // Retries 0.5 s apart: the shop's 5 s would only slow the suite down.
-    shop = await startShopEmulator({ retryIntervalMs: 500 });
-    app = await startSellAuthApp(shop, WEBHOOK_SECRET, { withApiKey: true });
-    shop.notifyOnPay(`${app.url}/api/shop/notifications`, WEBHOOK_SECRET);
+    connected = await startShopConnectedApp({
+      // Retries 0.5 s apart: the shop's 5 s would only slow the suite down.
+      emulator: { retryIntervalMs: 500 },
+      webhookSecret: WEBHOOK_SECRET,
+      notifyOnPay: true,
+    });
+    ({ shop, app } = connected);
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
   test.beforeEach(() => shop.setCheckoutMode({ kind: "url" }));
 

@@ -1,10 +1,10 @@
 import { type Page, expect as baseExpect } from "@playwright/test";
 import * as cheerio from "cheerio";
 import { SHOP_ONLY_PRODUCT_ID } from "../fakes/shop-catalogue";
-import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
-import { type AppServer, startAppServer } from "../support/app-server";
+import type { AppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
 import { test } from "../support/own-client-address";
+import { type ShopConnectedApp, startShopConnectedApp } from "../support/shop-connected-app";
 
 // The catalogue, product pages, checkout and the success page in another language: German text from
 // content/locales/de, links that stay under /de/, right to left in Arabic. Where a test names one of the interface's
@@ -238,27 +238,20 @@ test.describe("right to left in Arabic", () => {
 test.describe("a connected shop's catalogue in German", () => {
   test.describe.configure({ mode: "serial", timeout: 60_000 });
   const WEBHOOK_SECRET = "whsec_e2e_i18n_catalog_0123456789";
-  let shop: ShopEmulator;
+  let connected: ShopConnectedApp;
   let app: AppServer;
 
   test.beforeAll(async () => {
-    shop = await startShopEmulator({ retryIntervalMs: 500 });
-    app = await startAppServer({
-      env: {
-        CATALOG_SOURCE: "sellauth",
-        CHECKOUT_PROVIDER: "sellauth",
-        SHOP_API_BASE: shop.url,
-        SHOP_ID: shop.shopId,
-        SHOP_API_KEY: shop.apiKey,
-        SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        SHOP_CHECKOUT_ORIGIN: shop.url,
-      },
+    connected = await startShopConnectedApp({
+      emulator: { retryIntervalMs: 500 },
+      catalogue: true,
+      webhookSecret: WEBHOOK_SECRET,
+      untilReady: true,
     });
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+    app = connected.app;
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
 
   test("the German overlay's copy is laid over the shop's products; the English catalogue keeps its own", async ({

@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, type Page } from "@playwright/test";
-import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
-import { type AppServer, startAppServer } from "../support/app-server";
+import type { AppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
+import { type ShopConnectedApp, startShopConnectedApp } from "../support/shop-connected-app";
 import { openStoreDatabase } from "../support/store-database";
 import { test } from "../support/own-client-address";
 
@@ -101,26 +101,19 @@ test("Often bought together lists the owner's products", async ({ page }) => {
 
 test.describe("a connected shop's dashboard copy", () => {
   test.describe.configure({ mode: "serial", timeout: 60_000 });
-  let shop: ShopEmulator;
+  let connected: ShopConnectedApp;
   let app: AppServer;
-  const shopEnv = () => ({
-    CATALOG_SOURCE: "sellauth",
-    CHECKOUT_PROVIDER: "sellauth",
-    SHOP_API_BASE: shop.url,
-    SHOP_ID: shop.shopId,
-    SHOP_API_KEY: shop.apiKey,
-    SHOP_WEBHOOK_SECRET: "whsec_dashboard_0123456789abcdef",
-    SHOP_CHECKOUT_ORIGIN: shop.url,
-    SHOP_IMAGE_DELIVERY_URL: shop.imageDeliveryUrl,
-  });
   test.beforeAll(async () => {
-    shop = await startShopEmulator();
-    app = await startAppServer({ env: shopEnv() });
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+    connected = await startShopConnectedApp({
+      catalogue: true,
+      webhookSecret: "whsec_dashboard_0123456789abcdef",
+      images: true,
+      untilReady: true,
+    });
+    app = connected.app;
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
 
   test("Kestrel Relay's sold count comes from the shop's completed, not refunded invoices, never an offset", async ({
@@ -142,20 +135,19 @@ test.describe("a connected shop's dashboard copy", () => {
     await expect(page.getByRole("main").locator("s, del").filter({ hasText: "$12.50" })).toHaveCount(0);
 
     // The same prices recorded 31 days ago: the next boot's sync has 30 days of them.
-    await app.stop();
-    const db = openStoreDatabase(app.dataDir);
-    const since = new Date(Date.now() - 31 * 86_400_000).toISOString();
-    const recorded: Array<[number, number]> = [
-      [699000, 950],
-      [699001, 4900],
-    ];
-    for (const [variant, cents] of recorded)
-      db.prepare(
-        "INSERT INTO shop_price_history (variant_id, product_id, price_cents, currency, day, first_seen_at, last_seen_at) VALUES (?, 447200, ?, 'USD', ?, ?, ?)",
-      ).run(variant, cents, since.slice(0, 10), since, since);
-    db.close();
-    app = await startAppServer({ dataDir: app.dataDir, env: shopEnv() });
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+    app = await connected.restartApp((dataDir) => {
+      const db = openStoreDatabase(dataDir);
+      const since = new Date(Date.now() - 31 * 86_400_000).toISOString();
+      const recorded: Array<[number, number]> = [
+        [699000, 950],
+        [699001, 4900],
+      ];
+      for (const [variant, cents] of recorded)
+        db.prepare(
+          "INSERT INTO shop_price_history (variant_id, product_id, price_cents, currency, day, first_seen_at, last_seen_at) VALUES (?, 447200, ?, 'USD', ?, ?, ?)",
+        ).run(variant, cents, since.slice(0, 10), since, since);
+      db.close();
+    });
     await gotoHydrated(page, `${app.url}/product/447200`);
     await expect(page.getByTestId("lowest-price-30")).toHaveText("Lowest price in the last 30 days: $9.50");
   });

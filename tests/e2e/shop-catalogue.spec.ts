@@ -8,8 +8,13 @@ import {
   setProductImages,
   updateVariant,
 } from "../fakes/shop-catalogue";
-import { type ShopEmulator, startShopEmulator } from "../fakes/shop-emulator";
-import { type AppServer, startAppServer } from "../support/app-server";
+import type { ShopEmulator } from "../fakes/shop-emulator";
+import type { AppServer } from "../support/app-server";
+import {
+  type ShopConnectedApp,
+  type ShopConnectedAppOptions,
+  startShopConnectedApp,
+} from "../support/shop-connected-app";
 
 // The catalogue read from a connected SellAuth shop (the emulator on 127.0.0.1), content/products.json overlaid.
 const WEBHOOK_SECRET = "whsec_e2e_shop_catalogue_0123456789";
@@ -22,19 +27,13 @@ const SANDBOX_3_DAYS = 653002;
 const PRESET_PACKS = 447097;
 const PRESET_STANDARD = 653305;
 
-function shopEnv(shop: ShopEmulator): Record<string, string> {
-  return {
-    CATALOG_SOURCE: "sellauth",
-    CHECKOUT_PROVIDER: "sellauth",
-    REVIEWS_SOURCE: "shop",
-    SHOP_API_BASE: shop.url,
-    SHOP_ID: shop.shopId,
-    SHOP_API_KEY: shop.apiKey,
-    SHOP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    SHOP_CHECKOUT_ORIGIN: shop.url,
-    SHOP_IMAGE_DELIVERY_URL: shop.imageDeliveryUrl,
-  };
-}
+/** The catalogue, the checkout and the reviews from the shop, its images from its image delivery. */
+const SHOP_SOURCED: ShopConnectedAppOptions = {
+  catalogue: true,
+  webhookSecret: WEBHOOK_SECRET,
+  images: true,
+  env: { REVIEWS_SOURCE: "shop" },
+};
 
 async function readiness(app: AppServer) {
   const response = await fetch(`${app.url}/readyz`);
@@ -48,18 +47,21 @@ const duration = (page: Page, name: RegExp | string) => page.getByRole("radio", 
 
 test.describe("a connected shop's catalogue", () => {
   test.describe.configure({ mode: "serial", timeout: 60_000 });
+  let connected: ShopConnectedApp;
   let shop: ShopEmulator;
   let app: AppServer;
 
   test.beforeAll(async () => {
-    shop = await startShopEmulator({ retryIntervalMs: 500 });
-    app = await startAppServer({ env: shopEnv(shop) });
-    shop.notifyOnPay(`${app.url}/api/shop/notifications`, WEBHOOK_SECRET);
-    await expect.poll(async () => (await readiness(app)).status, { timeout: 15_000 }).toBe(200);
+    connected = await startShopConnectedApp({
+      ...SHOP_SOURCED,
+      emulator: { retryIntervalMs: 500 },
+      notifyOnPay: true,
+      untilReady: true,
+    });
+    ({ shop, app } = connected);
   });
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
 
   test("lists the shop's public products with the content's copy; hidden and malformed ones are not sold", async ({
@@ -368,17 +370,19 @@ test.describe("a connected shop's catalogue", () => {
 });
 
 test.describe("a first boot while the shop cannot be reached", () => {
-  let shop: ShopEmulator;
-  let app: AppServer;
+  let connected: ShopConnectedApp;
   test.afterAll(async () => {
-    await app?.stop();
-    await shop?.close();
+    await connected?.stop();
   });
 
   test("answers /readyz 503 until the first catalogue exists, then 200", async () => {
-    shop = await startShopEmulator();
-    shop.catalogue.down = true;
-    app = await startAppServer({ env: shopEnv(shop) });
+    connected = await startShopConnectedApp({
+      ...SHOP_SOURCED,
+      beforeApp: (shop) => {
+        shop.catalogue.down = true;
+      },
+    });
+    const { shop, app } = connected;
     await expect.poll(async () => (await readiness(app)).body.catalogue ?? "", { timeout: 10_000 }).toMatch(/503/);
     expect((await readiness(app)).status).toBe(503);
     shop.catalogue.down = false;

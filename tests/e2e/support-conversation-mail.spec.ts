@@ -188,6 +188,9 @@ test("a signed-in buyer finds their conversations at /orders and opens one on th
   const cookie = (await page.context().cookies()).find((c) => c.name === "kestrel_support_conversation");
   expect(cookie?.httpOnly).toBe(true);
   expect(cookie?.value).toMatch(/^[\w-]{43}$/);
+  // The chat on the next page asks for it: the hint is set beside the key.
+  const hint = (await page.context().cookies()).find((c) => c.name === "kestrel_support_has_conversation");
+  expect(hint).toMatchObject({ value: "1", httpOnly: false });
   // The key opens this very conversation (the server keeps only its hash).
   const hash = crypto.createHash("sha256").update(`kestrel-support-conversation:${cookie?.value}`).digest("hex");
   const [key] = query<{ conversation_id: string; purpose: string }>(

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { CLOSING_MESSAGES, SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import { resolveConversation } from "~/features/support-conversation/conversation-store.server";
-import { CONVERSATION_COOKIE } from "~/features/support-conversation/support-conversation";
+import { CONVERSATION_COOKIE, CONVERSATION_HINT_COOKIE } from "~/features/support-conversation/support-conversation";
 import fc from "fast-check";
 import { openDatabase } from "../../db/client";
 import { type DiscordEmulator, startDiscordEmulator } from "../fakes/discord-emulator";
@@ -292,6 +292,10 @@ test.describe("support that answers back, with the team in Discord", () => {
     await expect(page.getByRole("list", { name: "Unterhaltung" }).getByText(KEY_RESET_ANSWERS[1] ?? "")).toBeVisible();
     const cookie = (await context.cookies()).find((c) => c.name === CONVERSATION_COOKIE);
     expect(cookie?.httpOnly).toBe(true);
+    // The chat on this browser's next page asks for the conversation: the link set the hint too (no secret in it).
+    const hint = (await context.cookies()).find((c) => c.name === CONVERSATION_HINT_COOKIE);
+    expect(hint).toMatchObject({ value: "1", httpOnly: false, sameSite: "Lax", path: "/" });
+    expect(hint?.expires).toBeCloseTo(cookie?.expires ?? 0, -1);
     const linkKey = linkPath.searchParams.get("key") ?? "";
     expect(server.logs()).toContain("/de/support/conversation");
     expect(secretsInLog(server.logs(), [linkKey, cookie?.value ?? ""])).toEqual([]);
@@ -320,6 +324,81 @@ test.describe("support that answers back, with the team in Discord", () => {
     const wrong = await page.goto(`${server.url}/support/conversation`);
     expect(wrong?.status()).toBe(404);
     expect((await context.request.get(`${server.url}/api/support/conversation`)).status()).toBe(404);
+    await context.close();
+  });
+
+  test("a key that opens no conversation clears the chat's hint, so the next page does not ask again", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext();
+    const hinted = async () => (await context.cookies()).some((c) => c.name === CONVERSATION_HINT_COOKIE);
+    const stale = [
+      { name: CONVERSATION_COOKIE, value: "C".repeat(43), url: server.url },
+      { name: CONVERSATION_HINT_COOKIE, value: "1", url: server.url },
+    ];
+    await context.addCookies(stale);
+    expect((await context.request.get(`${server.url}/api/support/conversation`)).status()).toBe(404);
+    expect(await hinted()).toBe(false);
+    // The conversation page that finds none clears it as well.
+    await context.addCookies(stale);
+    const page = await context.newPage();
+    expect((await page.goto(`${server.url}/support/conversation`))?.status()).toBe(404);
+    expect(await hinted()).toBe(false);
+    await context.close();
+  });
+
+  test("opening the chat without a conversation sends no request for it and logs no failed request; after a request, the next page asks and shows it", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": newVisitorIp() } });
+    // Everything the browser's console would list as failed, on every page: refused requests, error statuses, errors.
+    const failures: string[] = [];
+    context.on("page", (opened) => {
+      opened.on("requestfailed", (request) =>
+        failures.push(`failed: ${request.url()} ${request.failure()?.errorText}`),
+      );
+      opened.on("response", (response) => {
+        if (response.status() >= 400) failures.push(`${response.status()}: ${response.url()}`);
+      });
+      opened.on("console", (message) => {
+        if (message.type() === "error") failures.push(`console: ${message.text()}`);
+      });
+    });
+    const reads = { beforeTheRequest: 0, afterIt: 0 };
+    let requestSent = false;
+    context.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path === "/api/support" && request.method() === "POST") requestSent = true;
+      if (path === "/api/support/conversation") reads[requestSent ? "afterIt" : "beforeTheRequest"] += 1;
+    });
+    const page = await context.newPage();
+
+    await gotoHydrated(page, `${server.url}/`);
+    const panel = await openChat(page);
+    await panel.getByRole("button", { name: "Select a category" }).click();
+    await page.getByRole("menuitem", { name: "Key Reset" }).click();
+    const input = panel.getByRole("textbox", { name: "Your answer" });
+    for (const answer of KEY_RESET_ANSWERS) {
+      await expect(input).toBeEnabled();
+      await input.fill(answer);
+      await input.press("Enter");
+    }
+    await expect(chatList(page).getByText(CLOSING_MESSAGES["Key Reset"])).toBeVisible({ timeout: 30_000 });
+    // The panel shows the private link once it has read the conversation the request opened.
+    await expect(panel.getByRole("link", { name: /\/support\/conversation\?key=/ })).toBeVisible();
+    expect(reads.beforeTheRequest).toBe(0);
+    expect(reads.afterIt).toBeGreaterThan(0);
+    expect(failures).toEqual([]);
+
+    // A new tab (no sessionStorage of its own): its chat asks for the conversation and shows it.
+    const next = await context.newPage();
+    await gotoHydrated(next, `${server.url}/faq`);
+    const asked = next.waitForResponse((response) => new URL(response.url()).pathname === "/api/support/conversation");
+    await openChat(next);
+    expect((await asked).status()).toBe(200);
+    await expect(chatList(next).getByText(KEY_RESET_ANSWERS[1] ?? "")).toBeVisible();
+    await expect(chatList(next).getByText(CLOSING_MESSAGES["Key Reset"])).toBeVisible();
+    expect(failures).toEqual([]);
     await context.close();
   });
   test("fuzzed requests to the conversation page never get a 5xx, whatever the key, cookie, origin and form", async () => {

@@ -11,7 +11,7 @@ import {
   issueConversationKey,
 } from "~/features/support-conversation/conversation-store.server";
 import { type BuyerConversation, CONVERSATION_PATH } from "~/features/support-conversation/support-conversation";
-import { conversationCookie } from "~/features/support-conversation/support-conversation.server";
+import { conversationCookies } from "~/features/support-conversation/support-conversation.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
@@ -210,7 +210,8 @@ async function openBuyerConversation(request: Request, form: FormData) {
   });
   if (!browserKey) throw data(null, { status: 404, headers: NO_STORE });
   const headers = new Headers(NO_STORE);
-  headers.append("Set-Cookie", conversationCookie(browserKey, new URL(request.url).protocol === "https:"));
+  for (const cookie of conversationCookies(browserKey, new URL(request.url).protocol === "https:"))
+    headers.append("Set-Cookie", cookie);
   return redirect(localizedPath(CONVERSATION_PATH, localeOfRequest(request)), { status: 303, headers });
 }
 

@@ -52,9 +52,18 @@ async function answerRead(index: number, view: ConversationView | null) {
   });
 }
 
+/** What the server's Set-Cookie does to the page: the hint that this browser has a conversation, or none. */
+function setHint(present: boolean) {
+  // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store; this stands in for the server's Set-Cookie.
+  document.cookie = present
+    ? "kestrel_support_has_conversation=1; Path=/"
+    : "kestrel_support_has_conversation=; Path=/; Max-Age=0";
+}
+
 beforeEach(() => {
   globalThis.IS_REACT_ACT_ENVIRONMENT = true;
   window.sessionStorage.clear();
+  setHint(true);
   reads = [];
   vi.stubGlobal(
     "fetch",
@@ -124,5 +133,38 @@ describe("the conversation behind the chat panel", () => {
     await answerRead(1, conversation("c1"));
     await answerRead(0, null);
     expect(panel.view?.id).toBe("c1");
+  });
+});
+
+describe("whether the chat panel asks for the conversation", () => {
+  it("sends no request when the browser has no conversation hint", async () => {
+    setHint(false);
+    await show(pristine);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(panel.view).toBeNull();
+  });
+
+  it("asks as soon as it opens when the hint says there is a conversation", async () => {
+    await show(pristine);
+    expect(fetch).toHaveBeenCalledWith("/api/support/conversation", expect.anything());
+    await answerRead(0, conversation("c1"));
+    expect(panel.view?.id).toBe("c1");
+  });
+
+  it("asks for the conversation a request opened once the answer has set the hint", async () => {
+    setHint(false);
+    await show(sent);
+    setHint(true);
+    await act(async () => panel.onSubmitted({ id: "c1", link: "http://localhost/support/conversation?key=k" }));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await answerRead(0, conversation("c1"));
+    expect(panel.view?.id).toBe("c1");
+  });
+
+  it("does not ask after a request that the server answered without opening a conversation", async () => {
+    setHint(false);
+    await show(sent);
+    await act(async () => panel.onSubmitted(null));
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { fetchConversation, postConversationMessage } from "~/features/support-conversation/conversation-client";
 import type { ConversationView } from "~/features/support-conversation/support-conversation";
-import { visitorMessageSchema } from "~/features/support-conversation/support-conversation";
+import { hasConversationHint, visitorMessageSchema } from "~/features/support-conversation/support-conversation";
 import { useConversationFeed } from "~/features/support-conversation/use-conversation-feed";
 import { type ChatState, chatPhase } from "./conversation";
 import type { SubmittedConversation } from "./support-chat-api";
@@ -36,6 +36,7 @@ function readMemory(): PanelMemory {
 /**
  * The conversation behind the panel once a request is sent: the browser's own (its cookie) is read when the panel
  * first opens, shown instead of a fresh questionnaire, followed live while the panel is open, and answered in.
+ * It is asked for only when the server's hint cookie says there is one: a visitor without one sends no request.
  */
 export function usePanelConversation({ open, state }: { open: boolean; state: ChatState }) {
   const [memory, setMemory] = useState(readMemory);
@@ -52,6 +53,7 @@ export function usePanelConversation({ open, state }: { open: boolean; state: Ch
   const reading = useRef<AbortController | null>(null);
   const reload = useCallback(async () => {
     reading.current?.abort();
+    if (!hasConversationHint(document.cookie)) return;
     const read = new AbortController();
     reading.current = read;
     try {

@@ -15,10 +15,17 @@ import {
   issueConversationKey,
   markVisitorPresent,
 } from "./conversation-store.server";
-import { addVisitorMessage, conversationCookie, conversationView } from "./support-conversation.server";
+import {
+  addVisitorMessage,
+  clearedConversationHintCookie,
+  conversationCookies,
+  conversationHintCookie,
+  conversationView,
+} from "./support-conversation.server";
 import {
   CONVERSATION_COOKIE,
   CONVERSATION_PATH,
+  hasConversationHint,
   LINK_TOKEN_PARAM,
   MAX_MESSAGE_LENGTH,
   visitorMessageSchema,
@@ -54,7 +61,7 @@ export async function loadConversationPage(request: Request) {
     });
     if (opened === undefined) return data({ view: null }, { status: 404, headers: NO_STORE });
     const headers = new Headers(NO_STORE);
-    headers.append("Set-Cookie", conversationCookie(opened, isHttps(request)));
+    for (const cookie of conversationCookies(opened, isHttps(request))) headers.append("Set-Cookie", cookie);
     return redirect(pagePath(request), { status: 303, headers });
   }
   const view = await pageDatabaseWork(async () => {
@@ -64,7 +71,12 @@ export async function loadConversationPage(request: Request) {
     await markVisitorPresent(getDb().db, conversation.id, shown.messages.at(-1)?.seq);
     return shown;
   });
-  return data({ view }, { status: view ? 200 : 404, headers: NO_STORE });
+  const headers = new Headers(NO_STORE);
+  // The chat's hint follows what the key opens: set for a key from before the hint, cleared for a key that opens none.
+  const hinted = hasConversationHint(request.headers.get("Cookie") ?? "");
+  if (view && !hinted) headers.append("Set-Cookie", conversationHintCookie(isHttps(request)));
+  if (!view && hinted) headers.append("Set-Cookie", clearedConversationHintCookie(isHttps(request)));
+  return data({ view }, { status: view ? 200 : 404, headers });
 }
 
 /** A refused message comes back with the page (its draft too, so nothing typed is lost without JavaScript). */

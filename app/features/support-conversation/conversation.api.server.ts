@@ -18,8 +18,18 @@ import {
 } from "./conversation-store.server";
 import type { ConversationStreams } from "./conversation-streams.server";
 import { conversationStreams } from "./conversation-live.server";
-import { CONVERSATION_COOKIE, type ConversationView, visitorMessageSchema } from "./support-conversation";
-import { addVisitorMessage, conversationView, repliesLive } from "./support-conversation.server";
+import {
+  CONVERSATION_COOKIE,
+  type ConversationView,
+  hasConversationHint,
+  visitorMessageSchema,
+} from "./support-conversation";
+import {
+  addVisitorMessage,
+  clearedConversationHintCookie,
+  conversationView,
+  repliesLive,
+} from "./support-conversation.server";
 
 export const NO_CONVERSATION_ERROR = "No support conversation in this browser";
 export const FOREIGN_ORIGIN_ERROR = "Messages can only be sent from this shop's pages";
@@ -73,12 +83,15 @@ export function createConversationApi(options: ConversationApiOptions = {}) {
   const perConversation = createRateLimiter(VISITOR_MESSAGE_LIMITS.conversation);
   const streamConnects = createRateLimiter(EVENT_STREAM_CONNECT_LIMIT);
 
-  /** The conversation of the browser's cookie, or a 404 answered. */
+  /** The conversation of the browser's cookie, or a 404 answered (and the chat's hint cleared, so it stops asking). */
   const conversationOf = async (req: express.Request, res: express.Response) => {
     const token = cookieValue(req.headers.cookie ?? null, CONVERSATION_COOKIE);
     const conversation = token ? await findConversationByToken(db(), token) : undefined;
-    if (!conversation) res.status(404).json({ error: NO_CONVERSATION_ERROR });
-    return conversation;
+    if (conversation) return conversation;
+    if (hasConversationHint(req.headers.cookie ?? ""))
+      res.append("Set-Cookie", clearedConversationHintCookie(req.secure));
+    res.status(404).json({ error: NO_CONVERSATION_ERROR });
+    return undefined;
   };
 
   const read = rateLimit(CONVERSATION_READ_LIMIT);

@@ -23,6 +23,7 @@ import {
 import {
   CONVERSATION_COOKIE,
   CONVERSATION_COOKIE_MAX_AGE_S,
+  CONVERSATION_HINT_COOKIE,
   CONVERSATION_PATH,
   type ConversationMessage,
   type ConversationView,
@@ -144,10 +145,30 @@ export async function conversationView(
   };
 }
 
-/** The Set-Cookie value that binds the conversation to this browser (Secure when the shop is served over https). */
-export function conversationCookie(token: string, requestIsHttps: boolean): string {
-  const secure = requestIsHttps || new URL(getEnv().PUBLIC_URL).protocol === "https:" ? "; Secure" : "";
-  return `${CONVERSATION_COOKIE}=${token}; Path=/; Max-Age=${CONVERSATION_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
+function secureAttribute(requestIsHttps: boolean): string {
+  return requestIsHttps || new URL(getEnv().PUBLIC_URL).protocol === "https:" ? "; Secure" : "";
+}
+
+/**
+ * The Set-Cookie values that bind the conversation to this browser (Secure when the shop is served over https): the
+ * HttpOnly key, and the hint the chat reads to know there is a conversation to ask for.
+ */
+export function conversationCookies(token: string, requestIsHttps: boolean): string[] {
+  const secure = secureAttribute(requestIsHttps);
+  return [
+    `${CONVERSATION_COOKIE}=${token}; Path=/; Max-Age=${CONVERSATION_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
+    conversationHintCookie(requestIsHttps),
+  ];
+}
+
+/** The hint alone: set again when a browser whose key is valid has lost it (a key from before the hint existed). */
+export function conversationHintCookie(requestIsHttps: boolean): string {
+  return `${CONVERSATION_HINT_COOKIE}=1; Path=/; Max-Age=${CONVERSATION_COOKIE_MAX_AGE_S}; SameSite=Lax${secureAttribute(requestIsHttps)}`;
+}
+
+/** Clears the hint: the browser's key opens no conversation, so the chat stops asking on every page. */
+export function clearedConversationHintCookie(requestIsHttps: boolean): string {
+  return `${CONVERSATION_HINT_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secureAttribute(requestIsHttps)}`;
 }
 
 /** The private link: opens the conversation on any browser (the page swaps its key for a new browser key). */

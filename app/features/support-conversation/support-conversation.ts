@@ -4,6 +4,11 @@ import { MAX_ANSWER_LENGTH } from "~/features/support-chat/support-chat";
 
 /** The HttpOnly cookie that binds a conversation to the browser: a random browser key (the server keeps its hash). */
 export const CONVERSATION_COOKIE = "kestrel_support_conversation";
+/**
+ * Readable by the page (not HttpOnly, no secret): this browser may have a conversation, so the chat asks for it.
+ * Without it the chat does not ask, and a visitor with no conversation never sees a 404 in the console.
+ */
+export const CONVERSATION_HINT_COOKIE = "kestrel_support_has_conversation";
 /** The cookie lasts as long as a conversation is worth coming back to. */
 export const CONVERSATION_COOKIE_MAX_AGE_S = 180 * 24 * 60 * 60;
 /** The private link's key parameter; the page swaps it for a new browser key (cookie) and redirects without it. */
@@ -65,4 +70,9 @@ export interface BuyerConversation {
   status: "open" | "resolved";
   createdAt: string;
   lastMessageAt: string;
+}
+
+/** Whether the page's cookies (`document.cookie`) carry the hint that this browser has a conversation. */
+export function hasConversationHint(documentCookie: string): boolean {
+  return documentCookie.split(";").some((part) => part.trim() === `${CONVERSATION_HINT_COOKIE}=1`);
 }

@@ -3,7 +3,7 @@ import { verifyPayloadOnce } from "~/features/captcha/captcha.server";
 import { supportRequestSchema } from "~/features/support-chat/support-chat";
 import { jsonBody } from "~/platform/json-body.server";
 import { rateLimit } from "~/platform/rate-limit.server";
-import { conversationCookie, conversationLink } from "~/features/support-conversation/support-conversation.server";
+import { conversationCookies, conversationLink } from "~/features/support-conversation/support-conversation.server";
 import { acceptSupportRequest } from "./support-relay.server";
 
 const CAPTCHA_ERRORS = {
@@ -39,8 +39,8 @@ export function createSupportChatApi() {
       return;
     }
     const { request, conversation, token, linkKey } = await acceptSupportRequest(parsed.data);
-    // The conversation is this browser's from now on (HttpOnly cookie); the link opens it on any other.
-    res.append("Set-Cookie", conversationCookie(token, req.secure));
+    // The conversation is this browser's from now on (HttpOnly cookie, and the chat's hint); the link opens it on any other.
+    res.append("Set-Cookie", conversationCookies(token, req.secure));
     res.set("Cache-Control", "no-store");
     res.status(202).json({
       id: request.id,
