@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { CLOSING_MESSAGES } from "~/features/support-chat/support-chat";
 import { type DiscordEmulator, startDiscordEmulator } from "../fakes/discord-emulator";
 import { type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -8,7 +7,7 @@ import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { gotoHydrated } from "../support/hydration";
 import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
-import { openChat } from "../support/support-chat";
+import { openChat, sendKeyResetFromChat } from "../support/support-chat";
 
 // The support inbox (issue 35) end to end: a visitor's Key Reset request from the chat appears in an agent's open
 // inbox without a reload; the agent's reply reaches the visitor's open panel and the Discord thread once; a note never
@@ -77,6 +76,18 @@ test.beforeAll(async ({ browser }) => {
   ownerToken = addStaffSession(server.dataDir, "owner@example.com", "owner");
   agentToken = addStaffSession(server.dataDir, "ada@example.com", "support");
   agent = await signedIn(browser, agentToken);
+  // Two saved replies, as an owner keeps them at /admin/support/saved-replies (its own spec covers that page).
+  const db = openStoreDatabase(server.dataDir);
+  try {
+    const at = new Date().toISOString();
+    const save = db.prepare(
+      "INSERT INTO support_saved_replies (id, title, body, locale, created_by, created_at, updated_at) VALUES (?, ?, ?, NULL, 'owner', ?, ?)",
+    );
+    save.run("saved-1", "Key reset done", "Your key has been reset: sign in again to use it.", at, at);
+    save.run("saved-2", "Refund policy", "Refunds are possible within 14 days.", at, at);
+  } finally {
+    db.close();
+  }
 });
 
 test.afterAll(async () => {
@@ -105,16 +116,7 @@ test("a request from the chat appears in the open inbox live; the reply reaches 
   visitorPage = await visitorContext.newPage();
   await gotoHydrated(visitorPage, `${origin}/`);
   const panel = await openChat(visitorPage);
-  await panel.getByRole("button", { name: "Select a category" }).click();
-  await visitorPage.getByRole("menuitem", { name: "Key Reset" }).click();
-  const input = panel.getByRole("textbox", { name: "Your answer" });
-  for (const answer of KEY_RESET_ANSWERS) {
-    await expect(input).toBeEnabled();
-    await input.fill(answer);
-    await input.press("Enter");
-  }
-  const chat = panel.getByRole("list", { name: "Conversation" });
-  await expect(chat.getByText(CLOSING_MESSAGES["Key Reset"])).toBeVisible({ timeout: 30_000 });
+  const chat = await sendKeyResetFromChat(visitorPage, panel, KEY_RESET_ANSWERS);
 
   const row = inbox.getByRole("link", { name: /Key Reset · Kestrel Vault/ });
   await expect(row).toBeVisible({ timeout: 10_000 });
@@ -168,6 +170,24 @@ test("a request from the chat appears in the open inbox live; the reply reaches 
   await expect(inbox.getByText(/^Internal note by .+ in Discord$/)).toBeVisible();
   await expect(chat.getByText("refund not needed")).toHaveCount(0);
   await expect(chat.getByText("Also sent the download link.")).toBeVisible();
+});
+
+test("a saved reply inserted with / goes into a note (and the message box stays a textbox for axe)", async () => {
+  const page = agent.page;
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.click();
+  await page.keyboard.type("/refund");
+  const list = page.getByRole("listbox", { name: "Saved replies" });
+  await expect(list.getByRole("option")).toHaveText([/Refund policy/]);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.keyboard.press("Enter");
+  await expect(list).toBeHidden();
+  await expect(box).toHaveValue("Refunds are possible within 14 days.");
+  await page.getByRole("button", { name: "Add note" }).click();
+  await expect(page.getByText("Note added. The visitor does not see it.")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: "Refunds are possible within 14 days." })).toContainText(
+    "Internal note by ada in the console",
+  );
 });
 
 test("a reply the visitor did not see is mailed once; the list moves it to Waiting for visitor", async () => {
@@ -260,6 +280,7 @@ test("assignment, without JavaScript too: a reply posts and the page answers; ev
   }
   expect(auditActions("ada@example.com")).toEqual([
     "support-replied",
+    "support-note-added",
     "support-note-added",
     "support-replied",
     "support-resolved",

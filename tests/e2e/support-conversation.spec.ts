@@ -9,7 +9,7 @@ import { type DiscordEmulator, startDiscordEmulator } from "../fakes/discord-emu
 import { type AppServer, startAppServer } from "../support/app-server";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { gotoHydrated } from "../support/hydration";
-import { openChat } from "../support/support-chat";
+import { openChat, sendKeyResetFromChat } from "../support/support-chat";
 import { openConversationThroughApi } from "../support/support-conversation-client";
 import { secretsInLog } from "../support/server-log";
 
@@ -105,16 +105,8 @@ test.describe("support that answers back, with the team in Discord", () => {
     const threadsBefore = emulator.threadsOf(channelId).length;
     await gotoHydrated(page, `${server.url}/`);
     const panel = await openChat(page);
-    await panel.getByRole("button", { name: "Select a category" }).click();
-    await page.getByRole("menuitem", { name: "Key Reset" }).click();
+    const list = await sendKeyResetFromChat(page, panel, KEY_RESET_ANSWERS);
     const input = panel.getByRole("textbox", { name: "Your answer" });
-    for (const answer of KEY_RESET_ANSWERS) {
-      await expect(input).toBeEnabled();
-      await input.fill(answer);
-      await input.press("Enter");
-    }
-    const list = chatList(page);
-    await expect(list.getByText(CLOSING_MESSAGES["Key Reset"])).toBeVisible({ timeout: 30_000 });
     // The questionnaire is as it was: the input closes; the panel says the team answers here and gives the link.
     await expect(panel.getByText("Our team will answer here. You can reply once they have.")).toBeVisible();
     const privateLink = panel.getByRole("link", { name: /\/support\/conversation\?key=/ });
@@ -375,15 +367,7 @@ test.describe("support that answers back, with the team in Discord", () => {
 
     await gotoHydrated(page, `${server.url}/`);
     const panel = await openChat(page);
-    await panel.getByRole("button", { name: "Select a category" }).click();
-    await page.getByRole("menuitem", { name: "Key Reset" }).click();
-    const input = panel.getByRole("textbox", { name: "Your answer" });
-    for (const answer of KEY_RESET_ANSWERS) {
-      await expect(input).toBeEnabled();
-      await input.fill(answer);
-      await input.press("Enter");
-    }
-    await expect(chatList(page).getByText(CLOSING_MESSAGES["Key Reset"])).toBeVisible({ timeout: 30_000 });
+    await sendKeyResetFromChat(page, panel, KEY_RESET_ANSWERS);
     // The panel shows the private link once it has read the conversation the request opened.
     await expect(panel.getByRole("link", { name: /\/support\/conversation\?key=/ })).toBeVisible();
     expect(reads.beforeTheRequest).toBe(0);
