@@ -319,3 +319,14 @@ test("the live feed and the pages need a session: 401 without one, 404 for an un
   const signedOut = await fetch(`${origin}/admin/support`, { redirect: "manual" });
   expect(signedOut.status).toBe(303);
 });
+
+test("the inbox in the shop's languages: German words, Arabic right to left", async () => {
+  const page = agent.page;
+  await gotoHydrated(page, `${origin}/de/admin/support?state=resolved&scope=all`);
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await expect(page.getByRole("heading", { level: 1, name: "Support-Posteingang" })).toBeVisible();
+  await gotoHydrated(page, `${origin}/ar/admin/support`);
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(page.getByRole("heading", { level: 1, name: "صندوق وارد الدعم" })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+});
