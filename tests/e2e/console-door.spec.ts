@@ -3,6 +3,7 @@ import { axeBuilder } from "../support/axe";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { runCli } from "../support/cli";
 import { gotoHydrated } from "../support/hydration";
+import { addAuthenticator, removeAuthenticator, setupLinkIn } from "../support/virtual-authenticator";
 
 // The console's door (issue 34) in Chromium with its virtual authenticator (DevTools WebAuthn domain): the CLI's link
 // makes the first owner's passkey, sign-out and sign-in with it, an invited support person on another browser, a
@@ -21,34 +22,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
 });
-
-/** A platform authenticator that holds discoverable credentials and verifies its user (a fingerprint, say). */
-async function addAuthenticator(page: Page): Promise<string> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return authenticatorId;
-}
-
-async function removeAuthenticator(page: Page, authenticatorId: string) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId });
-}
-
-function setupLinkIn(output: string): string {
-  const link = output.split("\n").find((line) => line.startsWith("http"));
-  if (!link) throw new Error(`no setup link in:\n${output}`);
-  return link.trim();
-}
 
 async function expectNoAxeViolations(page: Page) {
   const { violations } = await axeBuilder(page).analyze();

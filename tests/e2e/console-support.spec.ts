@@ -5,9 +5,11 @@ import { type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { axeBuilder, WCAG_TAGS } from "../support/axe";
 import { gotoHydrated } from "../support/hydration";
+import { runCli } from "../support/cli";
 import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
 import { openChat, sendKeyResetFromChat } from "../support/support-chat";
+import { addAuthenticator, setupLinkIn } from "../support/virtual-authenticator";
 
 // The support inbox (issue 35) end to end: a visitor's Key Reset request from the chat appears in an agent's open
 // inbox without a reload; the agent's reply reaches the visitor's open panel and the Discord thread once; a note never
@@ -45,7 +47,9 @@ function auditActions(actor: string): string[] {
   const db = openStoreDatabase(server.dataDir);
   try {
     return (
-      db.prepare("SELECT action FROM audit_log WHERE actor = ? ORDER BY id").all(actor) as Array<{ action: string }>
+      db
+        .prepare("SELECT action FROM audit_log WHERE actor = ? AND action LIKE 'support-%' ORDER BY id")
+        .all(actor) as Array<{ action: string }>
     ).map((r) => r.action);
   } finally {
     db.close();
@@ -74,8 +78,25 @@ test.beforeAll(async ({ browser }) => {
   });
   origin = `http://localhost:${server.port}`;
   ownerToken = addStaffSession(server.dataDir, "owner@example.com", "owner");
-  agentToken = addStaffSession(server.dataDir, "ada@example.com", "support");
-  agent = await signedIn(browser, agentToken);
+  // The agent joins as support people do: the CLI's setup link, a passkey in Chromium's virtual authenticator.
+  const link = setupLinkIn(
+    await runCli(
+      { dataDir: server.dataDir, env: { PUBLIC_URL: origin } },
+      "staff",
+      "invite",
+      "ada@example.com",
+      "--role",
+      "support",
+    ),
+  );
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await addAuthenticator(page);
+  await gotoHydrated(page, link);
+  await page.getByRole("button", { name: "Create a passkey" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  agent = { context, page };
+  agentToken = (await context.cookies()).find((c) => c.name === "kestrel-staff")?.value ?? "";
   // Two saved replies, as an owner keeps them at /admin/support/saved-replies (its own spec covers that page).
   const db = openStoreDatabase(server.dataDir);
   try {
