@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { auditCsv, listAudit, pruneAuditLog, recordAudit } from "~/features/console/audit-log.server";
 import { readDashboard } from "~/features/console/dashboard.server";
+import { appendConversationMessage } from "~/features/support-conversation/conversation-store.server";
 import type { Database } from "../../db/schema";
 import { testDialects } from "../support/databases";
 import { useTestDatabase } from "../support/test-environment";
@@ -93,31 +94,17 @@ async function conversation(
       last_message_at: times.at(-1) ?? at,
       created_at: at,
       resolved_at: null,
+      waiting_since: at,
     })
     .execute();
+  // Through the conversation store, which keeps whose turn it is and the first team reply on the conversation.
   for (const [i, [author]] of messages.entries())
-    await db
-      .insertInto("support_conversation_messages")
-      .values({
-        conversation_id: id,
-        seq: i + 1,
-        id: `${id}-m${i}`,
-        author,
-        author_name: author === "team" ? "Sam" : null,
-        body: "…",
-        discord_message_id: null,
-        created_at: times[i] ?? at,
-        delivery_status: null,
-        attempts: 0,
-        next_attempt_at: null,
-        first_failed_at: null,
-        last_error: null,
-        delivered_at: null,
-        claimed_by: null,
-        claimed_until: null,
-        emailed_at: null,
-      })
-      .execute();
+    await appendConversationMessage(
+      db,
+      id,
+      { author, authorName: author === "team" ? "Sam" : null, body: "…" },
+      new Date(times[i] ?? at),
+    );
 }
 
 describe.each(dialects)("the console's dashboard and audit log on %s", (dialect) => {

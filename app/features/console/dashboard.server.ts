@@ -64,20 +64,12 @@ async function periodFigures(db: Kysely<Database>, from: string, to: string): Pr
       .where("created_at", ">=", from)
       .where("created_at", "<", to)
       .executeTakeFirstOrThrow(),
-    // Each conversation's first team reply through the (conversation, author, time) index: no grouping of all messages.
+    // Each conversation's first team reply, kept on it by the conversation store: one index range, no message read.
     db
-      .selectFrom("support_conversations as c")
-      .select((eb) => [
-        "c.created_at",
-        eb
-          .selectFrom("support_conversation_messages as m")
-          .select((m) => m.fn.min("m.created_at").as("first"))
-          .whereRef("m.conversation_id", "=", "c.id")
-          .where("m.author", "=", "team")
-          .as("first_reply_at"),
-      ])
-      .where("c.created_at", ">=", from)
-      .where("c.created_at", "<", to)
+      .selectFrom("support_conversations")
+      .select(["created_at", "first_team_reply_at as first_reply_at"])
+      .where("created_at", ">=", from)
+      .where("created_at", "<", to)
       .execute(),
   ]);
   const waits = replies
@@ -126,22 +118,12 @@ export async function readDashboard(
   ] = await Promise.all([
     periodFigures(db, from, to),
     periodFigures(db, before, from),
-    // Waiting for the team: open conversations whose newest message is not the team's.
+    // Waiting for the team: open conversations whose turn it is ours, kept on each by the conversation store.
     db
-      .selectFrom("support_conversations as c")
-      .select((eb) => [eb.fn.countAll<number | string>().as("n"), eb.fn.min("c.last_message_at").as("oldest")])
-      .where("c.status", "=", "open")
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("support_conversation_messages as m")
-              .select("m.id")
-              .whereRef("m.conversation_id", "=", "c.id")
-              .where("m.author", "=", "team")
-              .whereRef("m.created_at", ">=", "c.last_message_at"),
-          ),
-        ),
-      )
+      .selectFrom("support_conversations")
+      .select((eb) => [eb.fn.countAll<number | string>().as("n"), eb.fn.min("waiting_since").as("oldest")])
+      .where("status", "=", "open")
+      .where("waiting_on", "=", "us")
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("support_requests")

@@ -98,7 +98,11 @@ function filtered<O>(
   if (filter.scope === "mine") q = q.where("assigned_staff_id", "=", filter.staffId);
   else if (filter.scope === "unassigned") q = q.where("assigned_staff_id", "is", null);
   const query = filter.query?.trim().slice(0, INBOX_QUERY_MAX) ?? "";
-  if (query !== "") {
+  if (query.includes("@")) {
+    // An address (or its start): the addresses alone (kept lower-cased), never every message.
+    const pattern = likePattern(query).slice(1);
+    q = q.where(sql`support_conversations.visitor_email`, "like", sql`${pattern} ESCAPE '\\'`);
+  } else if (query !== "") {
     const pattern = likePattern(query);
     q = q.where((eb) =>
       eb.or([
