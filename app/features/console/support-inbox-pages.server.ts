@@ -17,7 +17,7 @@ import {
   isInboxScope,
   isInboxState,
   listInbox,
-  loadConsoleConversation,
+  consoleConversationOf,
   neighbours,
   noteFromConsole,
   reopenFromConsole,
@@ -80,11 +80,11 @@ export async function loadConversationPage(request: Request, id: string | undefi
     if (!conversation) return undefined;
     const filter = listOf(url, session.staff.id);
     const [view, around, waiting] = await Promise.all([
-      loadConsoleConversation(db, id, catalogueNames),
+      consoleConversationOf(db, conversation, catalogueNames),
       neighbours(db, filter, conversation),
       waitingCounts(db, session.staff.id),
     ]);
-    return view ? { view, around, waiting, filter } : undefined;
+    return { view, around, waiting, filter };
   });
   if (!loaded) throw notFound();
   const savedReplies = await savedRepliesFor(loaded.view.locale);

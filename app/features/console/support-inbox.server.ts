@@ -278,7 +278,16 @@ export async function loadConsoleConversation(
   names: ProductNames,
 ): Promise<ConsoleConversation | undefined> {
   const conversation = await findConversation(db, id);
-  if (!conversation) return undefined;
+  return conversation ? consoleConversationOf(db, conversation, names) : undefined;
+}
+
+/** A conversation already read (the page has it for its neighbours), with everything the console shows beside it. */
+export async function consoleConversationOf(
+  db: Db,
+  conversation: ConversationRow,
+  names: ProductNames,
+): Promise<ConsoleConversation> {
+  const id = conversation.id;
   const [request, messages, notes, assignee, posts, orders] = await Promise.all([
     db.selectFrom("support_requests").select("answers").where("id", "=", conversation.request_id).executeTakeFirst(),
     db

@@ -2,7 +2,7 @@
 // and the thread archived on Resolve or opened again on Reopen. An outbox like the visitor's messages: stored with
 // the change itself, posted once (Discord's nonce), in order per conversation, and delayed, never lost, by an outage.
 import crypto from "node:crypto";
-import { type Kysely, type Selectable, sql } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
 import { resolveConversation } from "~/features/support-conversation/conversation-store.server";
 import { deliverDue, type Outbox, type OutboxRows, scheduleRetry } from "~/platform/outbox.server";
@@ -10,7 +10,7 @@ import type { DbDialect } from "../../../db/client";
 import type { Database, SupportThreadPostsTable } from "../../../db/schema";
 import { discordNonce, GIVE_UP_AFTER_MS, postOutcome, postPassList } from "./delivery-worker.server";
 import type { DiscordBot } from "./discord-bot.server";
-import { withThreads } from "./thread-relay-store.server";
+import { dueInThreadOrder, withThreads } from "./thread-relay-store.server";
 
 type Db = Kysely<Database>;
 export type ThreadPostRow = Selectable<SupportThreadPostsTable>;
@@ -21,13 +21,7 @@ export const THREAD_POST_ROWS: OutboxRows = {
   table: "support_thread_posts",
   statusColumn: "status",
   done: { status: "delivered", atColumn: "delivered_at" },
-  dueAlso: () => sql`EXISTS (
-      SELECT 1 FROM support_conversations c WHERE c.id = o.conversation_id AND c.thread_id IS NOT NULL
-    )
-    AND NOT EXISTS (
-      SELECT 1 FROM support_thread_posts e
-      WHERE e.conversation_id = o.conversation_id AND e.status = 'pending' AND e.created_at < o.created_at
-    )`,
+  dueAlso: () => dueInThreadOrder("support_thread_posts", "status", "created_at"),
 };
 
 /** Stores one post for the thread; run it in the transaction of the change it tells. */

@@ -62,14 +62,27 @@ export const VISITOR_MESSAGE_ROWS: OutboxRows = {
   table: "support_conversation_messages",
   statusColumn: "delivery_status",
   done: { status: "delivered", atColumn: "delivered_at" },
-  dueAlso: () => sql`EXISTS (
+  dueAlso: () => dueInThreadOrder("support_conversation_messages", "delivery_status", "seq"),
+};
+
+/**
+ * What a post into a thread waits for (an outbox's `dueAlso`): its conversation's thread, and every earlier post of
+ * the same conversation in the same table (by `order`) delivered or given up, so the thread reads in order.
+ */
+export function dueInThreadOrder(
+  table: "support_conversation_messages" | "support_thread_posts",
+  statusColumn: "delivery_status" | "status",
+  order: "seq" | "created_at",
+) {
+  return sql`EXISTS (
       SELECT 1 FROM support_conversations c WHERE c.id = o.conversation_id AND c.thread_id IS NOT NULL
     )
     AND NOT EXISTS (
-      SELECT 1 FROM support_conversation_messages e
-      WHERE e.conversation_id = o.conversation_id AND e.delivery_status = 'pending' AND e.seq < o.seq
-    )`,
-};
+      SELECT 1 FROM ${sql.table(table)} e
+      WHERE e.conversation_id = o.conversation_id AND ${sql.ref(`e.${statusColumn}`)} = 'pending'
+        AND ${sql.ref(`e.${order}`)} < ${sql.ref(`o.${order}`)}
+    )`;
+}
 
 /** Claimed messages with the thread each goes into, oldest due first. */
 export async function withThreads<Row extends { conversation_id: string; next_attempt_at: string | null }>(
