@@ -52,7 +52,7 @@ export default defineConfig({
       PUBLIC_URL: `http://localhost:${port}`,
       LOG_LEVEL: "warn",
       NODE_NO_WARNINGS: "1",
-      // The pseudo-locale sweep (tests/e2e/i18n-pseudo-locale.spec.ts) renders every page at /en-xa/….
+      // The pseudo-locale sweep (tests/e2e/route-sweep.spec.ts) renders every page at /en-xa/….
       PSEUDO_LOCALE: "on",
       BUILD_DIR: process.env.BUILD_DIR ?? "build",
     },

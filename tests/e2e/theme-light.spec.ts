@@ -2,12 +2,13 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page } from "@playwright/test";
 import { axeBuilder, WCAG_TAGS } from "../support/axe";
 
 import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
-import { englishPagePaths } from "../support/site-routes";
+import { test, visitRoute } from "../support/route-visit";
+import { routeVisits } from "../support/route-sweep";
 import { openChat } from "../support/support-chat";
 
 /**
@@ -37,12 +38,6 @@ async function axeViolations(page: Page) {
   );
 }
 
-/** How far the page scrolls sideways (0 when it fits the viewport). */
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-const MAIN_ROUTES = englishPagePaths().filter((p) => p !== "/this-page-does-not-exist");
-
 test.describe("the light theme", () => {
   test.describe.configure({ timeout: 150_000 });
   let app: AppServer;
@@ -57,10 +52,10 @@ test.describe("the light theme", () => {
     fs.rmSync(contentDir, { recursive: true, force: true });
   });
 
-  for (const route of MAIN_ROUTES) {
-    test(`axe-core finds no violations on ${route}`, async ({ page }) => {
-      await gotoHydrated(page, `${app.url}${route}`);
-      expect(await axeViolations(page)).toEqual([]);
+  // Each page once, as the shared server's routes are (route-sweep.spec.ts): axe, and a phone's width in both motions.
+  for (const visit of routeVisits("light-theme")) {
+    test(`${visit.path}: ${visit.checks.join(", ")}`, async ({ sweepPage }) => {
+      await visitRoute(sweepPage, visit, { origin: app.url });
     });
   }
 
@@ -144,32 +139,10 @@ test.describe("the light theme", () => {
     );
     expect(await axeViolations(page)).toEqual([]);
   });
-
-  for (const reducedMotion of ["no-preference", "reduce"] as const) {
-    test(`no page scrolls sideways at 360 px (motion: ${reducedMotion})`, async ({ page }) => {
-      await page.emulateMedia({ reducedMotion });
-      await page.setViewportSize({ width: 360, height: 740 });
-      for (const route of MAIN_ROUTES) {
-        await page.goto(`${app.url}${route}`);
-        expect(await sidewaysOverflow(page), `${route} scrolls sideways`).toBeLessThanOrEqual(0);
-      }
-    });
-  }
 });
 
+// Every page of the shipped theme at 360 px, in both motions: route-sweep.spec.ts.
 test.describe("the shipped theme at 360 px", () => {
-  test.describe.configure({ timeout: 150_000 });
-  for (const reducedMotion of ["no-preference", "reduce"] as const) {
-    test(`no page scrolls sideways (motion: ${reducedMotion})`, async ({ page }) => {
-      await page.emulateMedia({ reducedMotion });
-      await page.setViewportSize({ width: 360, height: 740 });
-      for (const route of MAIN_ROUTES) {
-        await page.goto(route);
-        expect(await sidewaysOverflow(page), `${route} scrolls sideways`).toBeLessThanOrEqual(0);
-      }
-    });
-  }
-
   test("with reduced motion the home page's selling points stand still and wrap within the screen", async ({
     page,
   }) => {

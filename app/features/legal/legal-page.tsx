@@ -12,7 +12,10 @@ export function LegalPage({ page }: { page: Pick<LegalPageView, "title" | "lastU
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
       <header className="mb-8 border-b border-foreground/10 pb-6">
-        <h1 className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl">{page.title}</h1>
+        {/* German compounds ("Rückerstattungsrichtlinie") are wider than a phone at this size: they may break. */}
+        <h1 className="text-3xl font-bold tracking-tight text-foreground break-words hyphens-auto sm:text-4xl">
+          {page.title}
+        </h1>
         <p className="mt-2 text-sm text-soft">
           <Trans comment="When a legal page last changed">
             Last updated: <time dateTime={page.lastUpdated}>{date}</time>
