@@ -6,6 +6,7 @@ import net from "node:net";
 import { markBuiltWithSentinels, SECRET_SENTINELS, SENTINEL_COMPANIONS } from "../tests/support/secret-sentinels.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { failureLines } from "./lib/failure-lines.mjs";
+import { playwrightFileTimes, slowestFilesLines, vitestFileTimes } from "./lib/time-report.mjs";
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const results = [];
@@ -159,6 +160,13 @@ if (built) {
   // Without the build, one after another, so only the first sweep builds (scripts/lib/sweep-support.mjs).
   for (const extra of sweeps) await sweep(extra);
 }
+
+// Where the time went, per runner, from the reports above (docs/performance.md keeps these tables run after run).
+console.log("\n=== where the time went (each file's test durations summed: worker-seconds)");
+for (const line of slowestFilesLines("unit + integration", vitestFileTimes(readJson("test-results/vitest.json"))))
+  console.log(line);
+for (const line of slowestFilesLines("end-to-end", playwrightFileTimes(readJson("test-results/e2e.json"))))
+  console.log(line);
 
 if (noticed.length > 0) {
   console.log("\n=== noticed (did not fail the run)");
