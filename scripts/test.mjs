@@ -103,10 +103,10 @@ try {
   results.push({ name: "chromium", ok: false, seconds: "0" });
 }
 
-// The unit and integration tests mostly wait (databases, timers, child processes): lint, the build and types use the
-// CPU meanwhile, their output printed whole as each ends. End-to-end starts once both are done.
-async function checksAndBuild() {
-  await step("lint", bin("biome"), ["check", "."]);
+// The unit and integration tests mostly wait (databases, timers, child processes): lint, the build, types, the cluster
+// and the sweeps (each needs only the build and servers of its own) use the CPU meanwhile, their output printed whole
+// as each ends. End-to-end, which keeps both cores busy, starts once all of them are done.
+async function buildThenClusterAndSweeps() {
   const built =
     (await step("content validation", bin("tsx"), ["scripts/validate-content.ts"], { buffered: true })) &&
     (await step("build", bin("react-router"), ["build"], {
@@ -114,10 +114,20 @@ async function checksAndBuild() {
       env: { ...SECRET_SENTINELS, ...SENTINEL_COMPANIONS },
     }));
   // The one build, made with recognisable secrets in its environment: the secrets spec checks it instead of its own.
-  if (built) markBuiltWithSentinels(process.env.BUILD_DIR ?? "build");
+  if (built) {
+    markBuiltWithSentinels(process.env.BUILD_DIR ?? "build");
+    await Promise.all([cluster(), ...sweeps.map(sweep)]);
+  } else {
+    // Without the build, one after another, so only the first sweep builds (scripts/lib/sweep-support.mjs).
+    for (const extra of sweeps) await sweep(extra);
+  }
+  return built;
+}
+
+async function lintAndTypes() {
+  await step("lint", bin("biome"), ["check", "."]);
   (await step("typecheck", bin("react-router"), ["typegen"], { buffered: true })) &&
     (await step("typecheck", bin("tsc"), ["-p", "."], { buffered: true }));
-  return built;
 }
 
 async function unitAndIntegration() {
@@ -146,19 +156,14 @@ const sweep = (extra) => step(`sweep ${extra}`, process.execPath, [`scripts/swee
 
 async function cluster() {
   if ((await reachable(5432)) && (await reachable(6379)))
-    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"]);
+    await step("cluster (3 instances behind nginx)", bin("tsx"), ["tests/cluster/run.ts"], { buffered: true });
   else console.log("\n=== cluster\nskipped: PostgreSQL/Redis not reachable");
 }
 
-const [built] = await Promise.all([checksAndBuild(), unitAndIntegration()]);
+const [built] = await Promise.all([buildThenClusterAndSweeps(), lintAndTypes(), unitAndIntegration()]);
 if (built) {
   await step("end-to-end (Chromium)", bin("playwright"), ["test"]);
   countPlaywright("test-results/e2e.json");
-  // The sweeps need only the build and a server of their own each: they run beside the cluster and each other.
-  await Promise.all([cluster(), ...sweeps.map(sweep)]);
-} else {
-  // Without the build, one after another, so only the first sweep builds (scripts/lib/sweep-support.mjs).
-  for (const extra of sweeps) await sweep(extra);
 }
 
 // Where the time went, per runner, from the reports above (docs/performance.md keeps these tables run after run).
