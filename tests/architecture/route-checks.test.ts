@@ -29,7 +29,9 @@ describe("the route sweeps' coverage", () => {
     const specs = fs.readdirSync(path.join(ROOT, "tests/e2e")).filter((f) => f.endsWith(".spec.ts"));
     const source = (file: string) => fs.readFileSync(path.join(ROOT, "tests/e2e", file), "utf8");
     for (const server of ["shared", "light-theme"])
-      expect(specs.filter((file) => source(file).includes(`routeVisits("${server}")`))).toHaveLength(1);
+      expect(specs.filter((file) => source(file).includes(`declareRouteSweep(routeVisits("${server}")`))).toHaveLength(
+        1,
+      );
     // A loop over every page that opens each in the browser belongs in the sweep, not beside it.
     const ownSweeps = specs.filter((file) =>
       /for \(const \w+ of (allPagePaths|englishPagePaths|MAIN_ENGLISH_PATHS|MAIN_ROUTES)\(?\)?[^)]*\)\s*\{\s*(test\(|await page\.goto)/.test(

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
-import { test, visitRoute } from "../support/route-visit";
+import { declareRouteSweep, test } from "../support/route-visit";
 import { routeVisits } from "../support/route-sweep";
 import { allPagePaths, sitemapPaths } from "../support/site-routes";
 
@@ -19,13 +19,7 @@ const BRAND_WORDS = (
 ).flatMap((row) => row.name.split(/\s+/));
 
 test.describe("every route, once", () => {
-  // axe-core needs several seconds on the long home page, and much longer when the machine is busy.
-  test.describe.configure({ timeout: 90_000 });
-  for (const visit of routeVisits("shared")) {
-    test(`${visit.path}: ${visit.checks.join(", ")}`, async ({ sweepPage }) => {
-      await visitRoute(sweepPage, visit, { brandWords: BRAND_WORDS });
-    });
-  }
+  declareRouteSweep(routeVisits("shared"), { brandWords: BRAND_WORDS });
 });
 
 test("the sweep covers every page in the sitemap", async ({ baseURL }) => {

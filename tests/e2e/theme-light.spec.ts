@@ -7,7 +7,7 @@ import { axeBuilder, WCAG_TAGS } from "../support/axe";
 
 import { type AppServer, startAppServer } from "../support/app-server";
 import { gotoHydrated } from "../support/hydration";
-import { test, visitRoute } from "../support/route-visit";
+import { declareRouteSweep, test } from "../support/route-visit";
 import { routeVisits } from "../support/route-sweep";
 import { openChat } from "../support/support-chat";
 
@@ -53,11 +53,7 @@ test.describe("the light theme", () => {
   });
 
   // Each page once, as the shared server's routes are (route-sweep.spec.ts): axe, and a phone's width in both motions.
-  for (const visit of routeVisits("light-theme")) {
-    test(`${visit.path}: ${visit.checks.join(", ")}`, async ({ sweepPage }) => {
-      await visitRoute(sweepPage, visit, { origin: app.url });
-    });
-  }
+  declareRouteSweep(routeVisits("light-theme"), { origin: () => app.url });
 
   test("the page's background, text and Purchase Now button take the theme's colours", async ({ page }) => {
     await page.goto(`${app.url}/product/446894?duration=lifetime`);

@@ -12,6 +12,8 @@ export interface SweepPage {
   context: BrowserContext;
   cspViolations: string[];
   consoleErrors: string[];
+  /** The route the page shows now, with its answer's status and headers, once it has hydrated. */
+  visited?: { path: string; status: number; headers: Record<string, string> };
 }
 
 const DESKTOP = devices["Desktop Chrome"].viewport;
@@ -36,7 +38,7 @@ export async function watchCspViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
-export const test = base.extend<Record<string, never>, { sweepPage: SweepPage }>({
+export const test = base.extend<object, { sweepPage: SweepPage }>({
   sweepPage: [
     async ({ browser }, use) => {
       const context = await browser.newContext({
@@ -110,54 +112,98 @@ const ownNotFound = (line: string, url: string) =>
   line.endsWith(`(${url})`);
 
 export interface VisitOptions {
-  /** The server's origin; the shared server's when absent. */
-  origin?: string;
+  /** The server's origin, asked when the visit starts (a spec's own server); the shared server's when absent. */
+  origin?: () => string;
   /** Brand names the pseudo-locale leaves as they are. */
   brandWords?: string[];
 }
 
-/**
- * Opens `visit.path` once, hydrated, and runs each of its checks as a soft assertion named for the route and the
- * check, so one failure neither hides the others nor loses the name of what failed.
- */
-export async function visitRoute(sweep: SweepPage, visit: RouteVisit, options: VisitOptions = {}) {
+/** The order a visit's checks run in: the page's own state first, the narrow screen after, what it saw last. */
+const CHECK_ORDER: RouteCheck[] = [
+  "csp-header",
+  "pseudo-lang",
+  "no-untranslated-english",
+  "axe",
+  "fits-360",
+  "fits-360-reduced-motion",
+  // Read last, so whatever the checks above gave the page time to do is in them too.
+  "csp-no-violation",
+  "console-no-error",
+];
+
+/** Opens `visit.path` in the worker's page, hydrated, and keeps what the checks read of its answer. */
+async function openVisit(sweep: SweepPage, visit: RouteVisit, options: VisitOptions) {
   const { page, context } = sweep;
+  sweep.visited = undefined;
   await context.clearCookies();
   await page.emulateMedia({ reducedMotion: "no-preference" });
   await page.setViewportSize(visit.viewport === "phone" ? PHONE : (DESKTOP ?? { width: 1280, height: 720 }));
   sweep.cspViolations.length = 0;
   sweep.consoleErrors.length = 0;
-  const response = await test.step("open and hydrate", () =>
-    gotoHydrated(page, `${options.origin ?? ""}${visit.path}`));
-  const expected404 = response?.status() === 404;
-  const named = (check: RouteCheck, detail = "") => `${visit.path}: ${ROUTE_CHECKS[check]}${detail}`;
-  const has = (check: RouteCheck) => visit.checks.includes(check);
+  const response = await gotoHydrated(page, `${options.origin?.() ?? ""}${visit.path}`);
+  expect(response, `${visit.path}: an answer`).not.toBeNull();
+  sweep.visited = { path: visit.path, status: response?.status() ?? 0, headers: response?.headers() ?? {} };
+}
 
-  if (has("csp-header")) {
-    const csp = response?.headers()["content-security-policy"] ?? "";
-    expect.soft(csp, named("csp-header")).toContain("'nonce-");
-    expect.soft(csp, named("csp-header")).not.toContain("'unsafe-inline'");
-  }
-  if (has("pseudo-lang"))
-    await expect.soft(page.locator("html"), named("pseudo-lang")).toHaveAttribute("lang", "en-XA");
-  if (has("no-untranslated-english"))
-    expect.soft(await plainEnglishWords(page, options.brandWords ?? []), named("no-untranslated-english")).toEqual([]);
-  if (has("axe")) expect.soft(await test.step("axe", () => axeViolations(page)), named("axe")).toEqual([]);
-  if (has("fits-360") || has("fits-360-reduced-motion")) {
-    await page.setViewportSize(PHONE);
-    if (has("fits-360")) expect.soft(await sidewaysOverflow(page), named("fits-360")).toBeLessThanOrEqual(0);
-    if (has("fits-360-reduced-motion")) {
+async function runCheck(sweep: SweepPage, visit: RouteVisit, check: RouteCheck, options: VisitOptions) {
+  const { page, visited } = sweep;
+  // The visit is the group's first test: a check never reads another route's page.
+  expect(visited?.path, `${visit.path}: the page this check reads`).toBe(visit.path);
+  const named = `${visit.path}: ${ROUTE_CHECKS[check]}`;
+  switch (check) {
+    case "csp-header": {
+      const csp = visited?.headers["content-security-policy"] ?? "";
+      expect(csp, named).toContain("'nonce-");
+      expect(csp, named).not.toContain("'unsafe-inline'");
+      return;
+    }
+    case "pseudo-lang":
+      await expect(page.locator("html"), named).toHaveAttribute("lang", "en-XA");
+      return;
+    case "no-untranslated-english":
+      expect(await plainEnglishWords(page, options.brandWords ?? []), named).toEqual([]);
+      return;
+    case "axe":
+      expect(await axeViolations(page), named).toEqual([]);
+      return;
+    case "fits-360":
+      await page.emulateMedia({ reducedMotion: "no-preference" });
+      await page.setViewportSize(PHONE);
+      expect(await sidewaysOverflow(page), named).toBeLessThanOrEqual(0);
+      return;
+    case "fits-360-reduced-motion":
       await page.emulateMedia({ reducedMotion: "reduce" });
-      expect.soft(await sidewaysOverflow(page), named("fits-360-reduced-motion")).toBeLessThanOrEqual(0);
+      await page.setViewportSize(PHONE);
+      expect(await sidewaysOverflow(page), named).toBeLessThanOrEqual(0);
+      return;
+    case "csp-no-violation":
+      expect(sweep.cspViolations, named).toEqual([]);
+      return;
+    case "console-no-error": {
+      const url = page.url();
+      const own404 = visited?.status === 404;
+      expect(
+        sweep.consoleErrors.filter((line) => !(own404 && ownNotFound(line, url))),
+        named,
+      ).toEqual([]);
+      return;
     }
   }
-  // Read last, so whatever the checks above gave the page time to do is in them too.
-  if (has("csp-no-violation")) expect.soft(sweep.cspViolations, named("csp-no-violation")).toEqual([]);
-  if (has("console-no-error"))
-    expect
-      .soft(
-        sweep.consoleErrors.filter((line) => !(expected404 && ownNotFound(line, page.url()))),
-        named("console-no-error"),
-      )
-      .toEqual([]);
+}
+
+/**
+ * Declares the sweep of `visits`: per route, one group that opens the page once (its first test) and then checks it,
+ * each check a test of its own named for the route and the check. The group runs in order in one worker; a failed
+ * visit skips its checks and names the route.
+ */
+export function declareRouteSweep(visits: RouteVisit[], options: VisitOptions = {}) {
+  for (const visit of visits) {
+    test.describe(visit.path, () => {
+      // axe-core needs several seconds on the long home page, and much longer when the machine is busy.
+      test.describe.configure({ mode: "serial", timeout: 90_000 });
+      test("loads and hydrates", ({ sweepPage }) => openVisit(sweepPage, visit, options));
+      for (const check of CHECK_ORDER.filter((c) => visit.checks.includes(c)))
+        test(ROUTE_CHECKS[check], ({ sweepPage }) => runCheck(sweepPage, visit, check, options));
+    });
+  }
 }
