@@ -1,6 +1,6 @@
 import { emailSchema } from "~/features/buyer-orders/sign-in";
-import { recordAudit } from "~/features/console/audit-log.server";
-import { isStaffRole, SETUP_PATH, STAFF_ROLES } from "~/features/console/roles";
+import { recordAudit } from "~/features/audit/audit-log.server";
+import { isStaffRole, SETUP_PATH, STAFF_ROLES } from "~/features/staff/roles";
 import {
   endAllSessions,
   findStaffByEmail,
@@ -8,7 +8,7 @@ import {
   LastOwnerError,
   listStaff,
   removeStaff,
-} from "~/features/console/staff-store.server";
+} from "~/features/staff/people.server";
 import { getEnv } from "~/platform/env.server";
 import { type CliCommand, formatTable, runWithDatabase, startCommand } from "./cli-context";
 

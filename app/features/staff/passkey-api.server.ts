@@ -8,17 +8,17 @@ import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { jsonBody } from "~/platform/json-body.server";
 import { rateLimit } from "~/platform/rate-limit.server";
-import { recordAudit } from "./audit-log.server";
-import { STAFF_SETUP_LIMIT, STAFF_SIGN_IN_LIMIT, sessionCookie, sessionTokenOf } from "./console-access.server";
+import { recordAudit } from "~/features/audit/audit-log.server";
+import { STAFF_SETUP_LIMIT, STAFF_SIGN_IN_LIMIT, sessionCookie, sessionTokenOf } from "./door.server";
 import {
   registrationOptions,
   relyingPartyIsAddress,
   signInOptions,
   verifyRegistration,
   verifySignIn,
-} from "./passkeys.server";
+} from "./passkey-ceremonies.server";
 import { CONSOLE_PATH, PASSKEY_NAME_MAX } from "./roles";
-import { createSession, endSession, readSession } from "./staff-store.server";
+import { createSession, endSession, readSession } from "./people.server";
 
 const credentialShape = z.object({
   id: z.string().min(1).max(1024),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { challengeOf, relyingParty, relyingPartyIsAddress } from "./passkeys.server";
+import { challengeOf, relyingParty, relyingPartyIsAddress } from "./passkey-ceremonies.server";
 
 describe("the console's relying party", () => {
   it("is PUBLIC_URL's host name, and its origin", () => {

@@ -22,7 +22,7 @@ import {
   type Staff,
   spendChallenge,
   storeChallenge,
-} from "./staff-store.server";
+} from "./people.server";
 
 export interface RelyingParty {
   id: string;

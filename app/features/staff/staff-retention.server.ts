@@ -1,8 +1,8 @@
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
-import { pruneAuditLog } from "./audit-log.server";
-import { pruneExpired } from "./staff-store.server";
+import { pruneAuditLog } from "~/features/audit/audit-log.server";
+import { pruneExpired } from "./people.server";
 
 /**
  * A minute after boot and every hour: expired challenges, setup links and sessions go, and audit entries older than

@@ -7,8 +7,8 @@ import { ChevronDownIcon, FilterIcon, SearchIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { AskedCurrencyField } from "~/features/currency/asked-currency-field";
 import { useLocale } from "~/features/i18n/use-locale";
-import type { CategoryFacet } from "./catalogue-query.server";
-import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters } from "./filtering";
+import type { CategoryFacet } from "../catalogue-query.server";
+import { CATALOG_SORTS, type CatalogFilters, type CatalogSort, catalogSearch, parseFilters } from "../filtering";
 
 /** What each order is called in the `Sort by` list. */
 const SORT_LABELS: Record<CatalogSort, MessageDescriptor> = {

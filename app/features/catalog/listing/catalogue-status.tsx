@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
-import { type CatalogueStatusInput, pageRange } from "./catalog";
+import { type CatalogueStatusInput, pageRange } from "../catalog";
 
 /**
  * The catalogue's status line: `6 products` or `Showing 25–48 of 1,000 products`; with filters, `Showing 1 of 6

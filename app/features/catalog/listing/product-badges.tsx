@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import type { Product } from "./catalog.content";
+import type { Product } from "../catalog.content";
 import { colourClass, colourRef } from "./shop-colours";
 
 type Badge = Product["badges"][number];

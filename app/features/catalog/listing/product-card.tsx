@@ -3,9 +3,9 @@ import { CheckIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
-import { CARD_FEATURES, type ProductCardData, productPath } from "./catalog";
+import { CARD_FEATURES, type ProductCardData, productPath } from "../catalog";
 import { ProductBadges, ProductStatus } from "./product-badges";
-import { ProductPrice } from "./product-price";
+import { ProductPrice } from "../product-page/product-price";
 
 /**
  * A catalogue card. The name link is stretched over the whole card, so a click anywhere opens the product;

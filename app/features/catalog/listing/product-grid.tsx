@@ -1,4 +1,4 @@
-import type { ProductCardData } from "./catalog";
+import type { ProductCardData } from "../catalog";
 import { coloursOf } from "./product-badges";
 import { ProductCard } from "./product-card";
 import { ShopColourRules } from "./shop-colours";

@@ -1,10 +1,10 @@
 import { Trans } from "@lingui/react/macro";
 import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
-import { type ProductTileData, productPath } from "./catalog";
+import { type ProductTileData, productPath } from "../catalog";
 import { PriceText } from "~/features/currency/price-text";
 import { useDisplayCurrency } from "~/features/currency/display-currency";
-import { priceCents } from "./pricing";
+import { priceCents } from "../pricing";
 
 /** A compact home-page link to a product: image, name, starting price. */
 export function ProductTile({ product }: { product: ProductTileData }) {

@@ -2,12 +2,12 @@ import { Plural, Trans } from "@lingui/react/macro";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useEarlyChoice } from "~/features/layout/early-clicks";
-import type { Duration, Product } from "./catalog.content";
-import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "./catalog";
+import type { Duration, Product } from "../catalog.content";
+import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "../catalog";
 import { AskedCurrencyField } from "~/features/currency/asked-currency-field";
 import { PriceText } from "~/features/currency/price-text";
 import { useDisplayCurrency } from "~/features/currency/display-currency";
-import { computeTotal, findDuration } from "./pricing";
+import { computeTotal, findDuration } from "../pricing";
 
 /**
  * The selected duration: answers a click at once and mirrors it into `?duration=` (replacing the entry),

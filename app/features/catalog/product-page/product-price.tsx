@@ -3,8 +3,8 @@ import { shownPrice } from "~/features/currency/money";
 import { PriceText } from "~/features/currency/price-text";
 import { useDisplayCurrency } from "~/features/currency/display-currency";
 import { useLocale } from "~/features/i18n/use-locale";
-import type { Product } from "./catalog.content";
-import { priceCents } from "./pricing";
+import type { Product } from "../catalog.content";
+import { priceCents } from "../pricing";
 
 /**
  * Base price with the original price struck through (announced as "was"); in the buyer's currency, beside what the

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import type { ProductTab } from "./catalog.content";
+import type { ProductTab } from "../catalog.content";
 
 /** A content tab's plain text as paragraphs: each block between blank lines one paragraph. */
 function TabText({ text }: { text: string }) {

@@ -1,7 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { type CheckoutSummary, PurchaseButton } from "~/features/checkout/purchase-button";
-import type { Duration, Product } from "./catalog.content";
-import { canPurchase, isSoldOut } from "./catalog";
+import type { Duration, Product } from "../catalog.content";
+import { canPurchase, isSoldOut } from "../catalog";
 
 /** Where `Purchase Now` lives on the product page; the checkout feature supplies what happens on click. */
 export function PurchaseArea({

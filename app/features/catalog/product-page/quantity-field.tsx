@@ -1,8 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { type ReactNode, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import type { Product } from "./catalog.content";
-import { clampQuantity, minQuantityOf, type QuantityBounds, quantityFromSearch } from "./catalog";
+import type { Product } from "../catalog.content";
+import { clampQuantity, minQuantityOf, type QuantityBounds, quantityFromSearch } from "../catalog";
 
 /** The fewest and most keys the buyer may ask for: the product's bounds, the most lowered to the stock left. */
 type QuantityLimit = QuantityBounds;

@@ -1,5 +1,5 @@
-import type { ProductTileData } from "./catalog";
-import { ProductTileList } from "./product-tile";
+import type { ProductTileData } from "../catalog";
+import { ProductTileList } from "../listing/product-tile";
 
 /** The end of a product page: other products of its category, as tiles linking to their pages. */
 export function RelatedProducts({

@@ -1,6 +1,6 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
-import type { Product } from "./catalog.content";
-import { nextVolumeTier, type PriceOptions, sortedVolumeTiers } from "./pricing";
+import type { Product } from "../catalog.content";
+import { nextVolumeTier, type PriceOptions, sortedVolumeTiers } from "../pricing";
 
 type WithTiers = Partial<Pick<Product, "volumeDiscounts" | "disableVolumeDiscountsWithCoupon">>;
 

@@ -2,12 +2,12 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
-import type { AccountNotice } from "./console-pages.server";
-import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "./console-shell";
-import { useConsoleTime } from "./format";
-import { PasskeyButton } from "./passkey-button";
-import { PASSKEY_NAME_MAX, type StaffRole } from "./roles";
-import type { Passkey } from "./staff-store.server";
+import type { AccountNotice } from "../sign-in/sign-in-page.server";
+import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "../shell/shell-page";
+import { useConsoleTime } from "../shell/console-clock";
+import { PasskeyButton } from "~/features/staff/passkey-button";
+import { PASSKEY_NAME_MAX, type StaffRole } from "~/features/staff/roles";
+import type { Passkey } from "~/features/staff/people.server";
 
 function NoticeText({ notice }: { notice: AccountNotice }) {
   switch (notice.kind) {

@@ -2,9 +2,9 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Form, Link, useLocation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
-import type { AuditEntry, AuditFilters } from "./audit-log.server";
-import { ConsoleHeading, consoleField } from "./console-shell";
-import { useConsoleTime } from "./format";
+import type { AuditEntry, AuditFilters } from "~/features/audit/audit-log.server";
+import { ConsoleHeading, consoleField } from "../shell/shell-page";
+import { useConsoleTime } from "../shell/console-clock";
 
 export function AuditPage({
   filters,

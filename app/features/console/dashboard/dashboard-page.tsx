@@ -1,9 +1,9 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
-import { ConsoleHeading } from "./console-shell";
+import { ConsoleHeading } from "../shell/shell-page";
 import type { Dashboard, DashboardPeriod } from "./dashboard.server";
-import { useConsoleTime } from "./format";
+import { useConsoleTime } from "../shell/console-clock";
 
 function Figure({ label, value, before }: { label: string; value: React.ReactNode; before?: React.ReactNode }) {
   return (

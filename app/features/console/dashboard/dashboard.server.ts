@@ -2,7 +2,7 @@
 // that cannot be known is null (the page says so), never a 0 by default.
 import { type Kysely, sql } from "kysely";
 import { getEnv } from "~/platform/env.server";
-import type { Database } from "../../../db/schema";
+import type { Database } from "../../../../db/schema";
 
 export const DASHBOARD_PERIODS = { "24h": 1, "7d": 7, "30d": 30 } as const;
 export type DashboardPeriod = keyof typeof DASHBOARD_PERIODS;

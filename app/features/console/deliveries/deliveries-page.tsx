@@ -1,9 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { ConsoleHeading, ConsoleNotice } from "./console-shell";
+import { ConsoleHeading, ConsoleNotice } from "../shell/shell-page";
 import type { DeliveriesNotice, DeliveryHealth, DeliveryLine, DiscordState } from "./deliveries.server";
-import { useConsoleTime } from "./format";
+import { useConsoleTime } from "../shell/console-clock";
 
 function DiscordStateText({ state }: { state: DiscordState }) {
   switch (state) {

@@ -14,9 +14,9 @@ import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { claimFailedRow, newWorkerId, recordOutcome, releaseClaims } from "~/platform/outbox.server";
 import { clientAddressContext } from "~/platform/request-context";
-import type { Database } from "../../../db/schema";
-import { recordAudit } from "./audit-log.server";
-import { auditInfo, NO_STORE, requireOwnOrigin, requireStaff } from "./console-access.server";
+import type { Database } from "../../../../db/schema";
+import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditInfo, NO_STORE, requireOwnOrigin, requireStaff } from "~/features/staff/door.server";
 
 type Db = Kysely<Database>;
 

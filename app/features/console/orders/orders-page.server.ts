@@ -4,9 +4,9 @@ import { data, type RouterContextProvider } from "react-router";
 import { getProduct } from "~/features/catalog/catalogue.server";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
-import { recordAudit } from "./audit-log.server";
-import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "./console-access.server";
-import { ORDER_QUERY_MAX, type ProductNames, searchOrders } from "./order-search.server";
+import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
+import { ORDER_QUERY_MAX, type ProductNames, searchOrders } from "./orders.server";
 
 export const catalogueNames: ProductNames = (productId, variantId) => {
   const product = getProduct(productId);

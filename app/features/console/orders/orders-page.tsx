@@ -3,9 +3,9 @@ import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
-import { ConsoleHeading, consoleField } from "./console-shell";
-import { useConsoleTime } from "./format";
-import type { BuyerHistory, FoundOrder, OrderSearchResult } from "./order-search.server";
+import { ConsoleHeading, consoleField } from "../shell/shell-page";
+import { useConsoleTime } from "../shell/console-clock";
+import type { BuyerHistory, FoundOrder, OrderSearchResult } from "./orders.server";
 
 export function OrdersPage({ query, page, result }: { query: string; page: number; result: OrderSearchResult | null }) {
   const { t } = useLingui();

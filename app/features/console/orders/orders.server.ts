@@ -3,7 +3,7 @@
 // and the buyer's conversations. Every query is answered by an index (migrations 012, 014, 019), in pages.
 // Queries only, so the bench can run them outside the app (the page's loader is in orders-page.server.ts).
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../../../db/schema";
+import type { Database } from "../../../../db/schema";
 
 export const ORDER_SEARCH_PAGE_SIZE = 20;
 /** Mail and conversations shown per buyer: the newest. */

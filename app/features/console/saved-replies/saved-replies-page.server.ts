@@ -4,7 +4,7 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
-import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "./console-access.server";
+import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import {
   ANY_LANGUAGE,
   SAVED_REPLY_BODY_MAX,

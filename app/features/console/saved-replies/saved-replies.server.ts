@@ -4,8 +4,8 @@ import crypto from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { isLocale, type Locale } from "~/features/i18n/locales";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
-import type { Database, SupportSavedRepliesTable } from "../../../db/schema";
-import { type AuditEntryInput, recordAudit } from "./audit-log.server";
+import type { Database, SupportSavedRepliesTable } from "../../../../db/schema";
+import { type AuditEntryInput, recordAudit } from "~/features/audit/audit-log.server";
 import type { SavedReplyChoice, SavedReplyInput } from "./saved-replies";
 
 export interface SavedReply extends SavedReplyChoice {

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Form, NavLink, useLocation } from "react-router";
 import { LOCALE_CODES, LOCALES, pathWithoutLocale } from "~/features/i18n/locales";
 import { useLocale } from "~/features/i18n/use-locale";
-import { type ConsoleArea, mayEnter, type StaffRole } from "./roles";
+import { type ConsoleArea, mayEnter, type StaffRole } from "~/features/staff/roles";
 
 export interface ConsoleViewer {
   email: string;

@@ -14,7 +14,7 @@ import {
   auditCsv,
   listAudit,
   recordAudit,
-} from "./audit-log.server";
+} from "~/features/audit/audit-log.server";
 import {
   auditInfo,
   clearSessionCookie,
@@ -26,10 +26,17 @@ import {
   sessionCookie,
   sessionOfRequest,
   staffSetupLimiter,
-} from "./console-access.server";
-import { isDashboardPeriod, readDashboard } from "./dashboard.server";
-import { relyingPartyIsAddress } from "./passkeys.server";
-import { CONSOLE_PATH, isStaffRole, PASSKEY_NAME_MAX, SETUP_PATH, SETUP_SESSION_TTL_MS, SIGN_IN_PATH } from "./roles";
+} from "~/features/staff/door.server";
+import { isDashboardPeriod, readDashboard } from "../dashboard/dashboard.server";
+import { relyingPartyIsAddress } from "~/features/staff/passkey-ceremonies.server";
+import {
+  CONSOLE_PATH,
+  isStaffRole,
+  PASSKEY_NAME_MAX,
+  SETUP_PATH,
+  SETUP_SESSION_TTL_MS,
+  SIGN_IN_PATH,
+} from "~/features/staff/roles";
 import {
   changeRole,
   countStaff,
@@ -46,7 +53,7 @@ import {
   renamePasskey,
   spendSetupLink,
   takeReminder,
-} from "./staff-store.server";
+} from "~/features/staff/people.server";
 
 type Context = Readonly<RouterContextProvider>;
 

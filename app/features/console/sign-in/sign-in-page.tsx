@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { ConsoleHeading } from "./console-shell";
-import { PasskeyButton } from "./passkey-button";
+import { ConsoleHeading } from "../shell/shell-page";
+import { PasskeyButton } from "~/features/staff/passkey-button";
 
 /** Passkeys belong to a host name: on an IP address they cannot work, and the page says what does. */
 function AddressHostNotice({ host }: { host: string }) {

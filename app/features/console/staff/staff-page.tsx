@@ -2,10 +2,10 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { StaffNotice } from "./console-pages.server";
-import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "./console-shell";
-import { useConsoleTime } from "./format";
-import { STAFF_ROLES, type StaffRole } from "./roles";
+import type { StaffNotice } from "../sign-in/sign-in-page.server";
+import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "../shell/shell-page";
+import { useConsoleTime } from "../shell/console-clock";
+import { STAFF_ROLES, type StaffRole } from "~/features/staff/roles";
 
 export interface StaffRow {
   email: string;

@@ -29,9 +29,9 @@ import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { clientAddressContext } from "~/platform/request-context";
-import type { Database } from "../../../db/schema";
-import { type AuditAction, recordAudit } from "./audit-log.server";
-import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "./console-access.server";
+import type { Database } from "../../../../db/schema";
+import { type AuditAction, recordAudit } from "~/features/audit/audit-log.server";
+import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 
 type Context = Readonly<RouterContextProvider>;
 

@@ -13,9 +13,9 @@ import {
   KNOWN_STATUSES,
 } from "~/features/status/status";
 import { INCIDENT_STATUS_NAMES, STATUS_LEGEND } from "~/features/status/status-messages";
-import { ConsoleHeading, ConsoleNotice, consoleField } from "./console-shell";
-import { useConsoleTime } from "./format";
-import type { IncidentDraft, StatusNotice } from "./status-console.server";
+import { ConsoleHeading, ConsoleNotice, consoleField } from "../shell/shell-page";
+import { useConsoleTime } from "../shell/console-clock";
+import type { IncidentDraft, StatusNotice } from "./status-page.server";
 
 export interface StatusConsoleProduct {
   name: string;

@@ -5,15 +5,15 @@ import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
 import { MessageText } from "~/features/support-conversation/message-text";
 import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
-import { ConsoleNotice, consoleField } from "./console-shell";
-import { useConsoleTime } from "./format";
+import { ConsoleNotice, consoleField } from "../shell/shell-page";
+import { useConsoleTime } from "../shell/console-clock";
 import { useInboxLive } from "./inbox-live";
-import type { SavedReplyChoice } from "./saved-replies";
-import { MessageBox } from "./saved-reply-picker";
+import type { SavedReplyChoice } from "../saved-replies/saved-replies";
+import { MessageBox } from "./message-box";
 import { ShortcutsHelp, useInboxShortcuts } from "./inbox-shortcuts";
-import type { ConversationActionData, DoneNotice } from "./support-inbox-pages.server";
-import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./support-inbox-page";
-import type { ConsoleConversation, InboxScope, InboxState, TimelineEntry } from "./support-inbox.server";
+import type { ConversationActionData, DoneNotice } from "./support-page.server";
+import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./support-page";
+import type { ConsoleConversation, InboxScope, InboxState, TimelineEntry } from "./support.server";
 
 export interface ConversationPageProps {
   conversation: ConsoleConversation;

@@ -5,9 +5,9 @@ import express from "express";
 import { ANY_CONVERSATION, conversationDoorbell } from "~/features/support-conversation/conversation-doorbell.server";
 import { EVENT_STREAM_PING_MS } from "~/features/support-conversation/support-conversation";
 import { getDb } from "~/platform/db.server";
-import { sessionTokenOf } from "./console-access.server";
-import { mayEnter } from "./roles";
-import { readSession } from "./staff-store.server";
+import { sessionTokenOf } from "~/features/staff/door.server";
+import { mayEnter } from "~/features/staff/roles";
+import { readSession } from "~/features/staff/people.server";
 
 /** Rings closer together than this are sent as one event: a burst of messages costs each page one read. */
 const COALESCE_MS = 250;

@@ -5,8 +5,8 @@ import { act, createElement, createRef } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SavedReplyChoice } from "./saved-replies";
-import { MessageBox, type MessageBoxProps, slashQuery } from "./saved-reply-picker";
+import type { SavedReplyChoice } from "../saved-replies/saved-replies";
+import { MessageBox, type MessageBoxProps, slashQuery } from "./message-box";
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;

@@ -16,8 +16,8 @@ import { XMarkIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { LOCALES } from "~/features/i18n/locales";
 import { useHydrated } from "~/features/status/local-time";
-import { consoleField } from "./console-shell";
-import { matchSavedReplies, type SavedReplyChoice } from "./saved-replies";
+import { consoleField } from "../shell/shell-page";
+import { matchSavedReplies, type SavedReplyChoice } from "../saved-replies/saved-replies";
 
 export interface MessageBoxProps
   extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "role" | "value" | "children"> {

@@ -5,11 +5,11 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
-import { recordAudit } from "./audit-log.server";
-import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "./console-access.server";
-import { catalogueNames } from "./orders-page.server";
-import { mayEnter } from "./roles";
-import { savedRepliesFor } from "./saved-replies.server";
+import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
+import { catalogueNames } from "../orders/orders-page.server";
+import { mayEnter } from "~/features/staff/roles";
+import { savedRepliesFor } from "../saved-replies/saved-replies.server";
 import {
   assignConversation,
   INBOX_QUERY_MAX,
@@ -24,7 +24,7 @@ import {
   replyFromConsole,
   resolveFromConsole,
   waitingCounts,
-} from "./support-inbox.server";
+} from "./support.server";
 import { findConversation } from "~/features/support-conversation/conversation-store.server";
 
 type Context = Readonly<RouterContextProvider>;

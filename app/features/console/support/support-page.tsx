@@ -6,10 +6,10 @@ import { LOCALES, isLocale } from "~/features/i18n/locales";
 import { useLocale } from "~/features/i18n/use-locale";
 import { CATEGORY_NAMES } from "~/features/support-chat/support-chat-messages";
 import { isSupportCategory } from "~/features/support-chat/support-chat";
-import { ConsoleHeading, consoleField } from "./console-shell";
+import { ConsoleHeading, consoleField } from "../shell/shell-page";
 import { useInboxLive } from "./inbox-live";
 import { ShortcutsHelp, useInboxShortcuts } from "./inbox-shortcuts";
-import type { InboxListing, InboxScope, InboxState } from "./support-inbox.server";
+import type { InboxListing, InboxScope, InboxState } from "./support.server";
 
 export interface InboxPageProps {
   filter: { state: InboxState; scope: InboxScope; query: string };

@@ -20,8 +20,8 @@ import {
   wakeThreadRelay,
 } from "~/features/support-conversation/support-conversation.server";
 import { queueThreadPost, unsentThreadPosts } from "~/features/support-relay/thread-posts.server";
-import type { Database } from "../../../db/schema";
-import { type FoundOrder, type ProductNames, searchOrders } from "./order-search.server";
+import type { Database } from "../../../../db/schema";
+import { type FoundOrder, type ProductNames, searchOrders } from "../orders/orders.server";
 
 type Db = Kysely<Database>;
 
