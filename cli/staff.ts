@@ -1,4 +1,4 @@
-import { emailSchema } from "~/features/buyer-orders/sign-in";
+import { emailSchema } from "~/platform/form-input";
 import { recordAudit } from "~/features/audit/audit-log.server";
 import { isStaffRole, SETUP_PATH, STAFF_ROLES } from "~/features/staff/roles";
 import {

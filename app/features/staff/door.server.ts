@@ -1,8 +1,8 @@
 // Who is asking, and may they: the console's session cookie, role checks for every loader, action and file, and the
 // request details each audit entry carries.
 import { data, redirect } from "react-router";
-import { isOwnOrigin, readSmallForm } from "~/features/buyer-orders/orders-page.server";
-import { cookieValue } from "~/features/buyer-orders/sign-in";
+import { isOwnOrigin, readSmallForm } from "~/platform/form-request.server";
+import { cookieValue } from "~/platform/form-input";
 import { type AnyLocale, localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";

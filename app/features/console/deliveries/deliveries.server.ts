@@ -3,7 +3,7 @@
 // Discord bot and the SMTP server last told us.
 import type { Kysely } from "kysely";
 import { data, type RouterContextProvider } from "react-router";
-import { readSmallForm } from "~/features/buyer-orders/orders-page.server";
+import { readSmallForm } from "~/platform/form-request.server";
 import { MAIL_OUTBOX_ROWS } from "~/features/mail/mail-outbox.server";
 import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { describeSmtpServer } from "~/features/mail/smtp.server";

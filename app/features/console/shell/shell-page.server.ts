@@ -5,7 +5,7 @@ import { negotiateLocale } from "~/features/i18n/language-negotiation";
 import { DEFAULT_LOCALE, isLocale, localizedPath, PSEUDO_LOCALE, pathWithoutLocale } from "~/features/i18n/locales";
 import { getEnv } from "~/platform/env.server";
 import { NO_STORE, requireOwnOrigin, sessionOfRequest } from "~/features/staff/door.server";
-import { readSmallForm } from "~/features/buyer-orders/orders-page.server";
+import { readSmallForm } from "~/platform/form-request.server";
 import type { ConsoleViewer } from "./shell-page";
 
 export const CONSOLE_LANGUAGE_COOKIE = "kestrel-console-language";

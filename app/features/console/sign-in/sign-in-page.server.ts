@@ -1,8 +1,8 @@
 // The console's doors and rooms on the server: sign-in and setup pages, own passkeys, sign out, staff, audit log and
 // dashboard. Each loader and action asks requireStaff first; each change is an audit entry written before the answer.
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { readSmallForm } from "~/features/buyer-orders/orders-page.server";
-import { emailSchema } from "~/features/buyer-orders/sign-in";
+import { readSmallForm } from "~/platform/form-request.server";
+import { emailSchema } from "~/platform/form-input";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { clientAddressContext } from "~/platform/request-context";
