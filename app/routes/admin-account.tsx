@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { AccountPage } from "~/features/console/account/account-page";
-import { accountAction, loadAccount } from "~/features/console/sign-in/sign-in-page.server";
+import { accountAction, loadAccount } from "~/features/console/account/account-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-account";
 

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadAuditPage } from "~/features/console/sign-in/sign-in-page.server";
+import { loadAuditPage } from "~/features/console/audit/audit-page.server";
 import { AuditPage } from "~/features/console/audit/audit-page";
 import type { Route } from "./+types/admin-audit";
 

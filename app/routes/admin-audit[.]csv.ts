@@ -1,4 +1,4 @@
-import { exportAuditCsv } from "~/features/console/sign-in/sign-in-page.server";
+import { exportAuditCsv } from "~/features/console/audit/audit-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-audit[.]csv";
 

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadStaffPage, staffAction } from "~/features/console/sign-in/sign-in-page.server";
+import { loadStaffPage, staffAction } from "~/features/console/staff/staff-page.server";
 import { StaffPage } from "~/features/console/staff/staff-page";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-staff";

@@ -20,17 +20,14 @@ import {
 } from "~/features/staff/roles";
 import {
   changeRole,
-  createSession,
-  findPasskey,
   findStaffByEmail,
   inviteStaff,
   LastOwnerError,
-  listPasskeys,
-  readSession,
-  removePasskey,
   removeStaff,
   spendSetupLink,
 } from "~/features/staff/people.server";
+import { createSession, readSession } from "~/features/staff/sessions.server";
+import { findPasskey, listPasskeys, removePasskey } from "~/features/staff/passkey-store.server";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
 import type { Database } from "../../db/schema";

@@ -10,7 +10,8 @@ import {
   updateSavedReply,
 } from "~/features/console/saved-replies/saved-replies.server";
 import type { StaffRole } from "~/features/staff/roles";
-import { createSession, inviteStaff } from "~/features/staff/people.server";
+import { createSession } from "~/features/staff/sessions.server";
+import { inviteStaff } from "~/features/staff/people.server";
 import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";

@@ -9,7 +9,7 @@ import { getEnv } from "~/platform/env.server";
 import { createRateLimiter, type RateLimitPolicy } from "~/platform/rate-limit.server";
 import type { AuditRequestInfo } from "~/features/audit/audit-log.server";
 import { type ConsoleArea, mayEnter, SESSION_MAX_MS, SETUP_PATH, SIGN_IN_PATH } from "./roles";
-import { readSession, type StaffSession } from "./people.server";
+import { readSession, type StaffSession } from "./sessions.server";
 
 export const NO_STORE = { "Cache-Control": "no-store" };
 

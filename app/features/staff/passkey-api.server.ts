@@ -18,7 +18,7 @@ import {
   verifySignIn,
 } from "./passkey-ceremonies.server";
 import { CONSOLE_PATH, PASSKEY_NAME_MAX } from "./roles";
-import { createSession, endSession, readSession } from "./people.server";
+import { createSession, endSession, readSession } from "./sessions.server";
 
 const credentialShape = z.object({
   id: z.string().min(1).max(1024),

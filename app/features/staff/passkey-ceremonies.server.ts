@@ -16,13 +16,12 @@ import type { Database } from "../../../db/schema";
 import {
   addPasskey,
   findPasskey,
-  findStaffById,
   passkeyCredentials,
   recordPasskeyUse,
-  type Staff,
   spendChallenge,
   storeChallenge,
-} from "./people.server";
+} from "./passkey-store.server";
+import { findStaffById, type Staff } from "./people.server";
 
 export interface RelyingParty {
   id: string;

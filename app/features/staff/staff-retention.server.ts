@@ -2,7 +2,8 @@ import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { pruneAuditLog } from "~/features/audit/audit-log.server";
-import { pruneExpired } from "./people.server";
+import type { Db } from "./people.server";
+import { SESSION_IDLE_MS } from "./roles";
 
 /**
  * A minute after boot and every hour: expired challenges, setup links and sessions go, and audit entries older than
@@ -27,4 +28,16 @@ export function startConsoleRetention(): () => void {
     clearTimeout(first);
     clearInterval(hourly);
   };
+}
+
+/** Drops what has expired: challenges, setup links, sessions. */
+export async function pruneExpired(db: Db, now = new Date()): Promise<void> {
+  const at = now.toISOString();
+  const idleSince = new Date(now.getTime() - SESSION_IDLE_MS).toISOString();
+  await db.deleteFrom("staff_challenges").where("expires_at", "<=", at).execute();
+  await db.deleteFrom("staff_setup_links").where("expires_at", "<=", at).execute();
+  await db
+    .deleteFrom("staff_sessions")
+    .where((eb) => eb.or([eb("expires_at", "<=", at), eb("last_seen_at", "<=", idleSince)]))
+    .execute();
 }

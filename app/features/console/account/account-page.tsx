@@ -2,12 +2,15 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
-import type { AccountNotice } from "../sign-in/sign-in-page.server";
-import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "../shell/shell-page";
+import type { AccountNotice } from "./account-page.server";
+import { ConsoleHeading } from "../shell/console-heading";
+import { ConsoleNotice } from "../shell/console-notice";
+import { RoleName } from "../shell/role-name";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 import { PasskeyButton } from "~/features/staff/passkey-button";
 import { PASSKEY_NAME_MAX, type StaffRole } from "~/features/staff/roles";
-import type { Passkey } from "~/features/staff/people.server";
+import type { Passkey } from "~/features/staff/passkey-store.server";
 
 function NoticeText({ notice }: { notice: AccountNotice }) {
   switch (notice.kind) {

@@ -3,7 +3,8 @@ import { Form, Link, useLocation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { AuditEntry, AuditFilters } from "~/features/audit/audit-log.server";
-import { ConsoleHeading, consoleField } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 
 export function AuditPage({

@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "react-router";
 import { useLocale } from "~/features/i18n/use-locale";
-import { ConsoleHeading } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
 import type { Dashboard, DashboardPeriod } from "./dashboard.server";
 import { useConsoleTime } from "../shell/console-clock";
 

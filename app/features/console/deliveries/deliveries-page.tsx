@@ -1,8 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { ConsoleHeading, ConsoleNotice } from "../shell/shell-page";
-import type { DeliveriesNotice, DeliveryHealth, DeliveryLine, DiscordState } from "./deliveries.server";
+import { ConsoleHeading } from "../shell/console-heading";
+import { ConsoleNotice } from "../shell/console-notice";
+import type { DeliveriesNotice } from "./deliveries-page.server";
+import type { DeliveryHealth, DeliveryLine, DiscordState } from "./deliveries.server";
 import { useConsoleTime } from "../shell/console-clock";
 
 function DiscordStateText({ state }: { state: DiscordState }) {

@@ -1,22 +1,14 @@
 // The console's deliveries (issue 35): support requests and mail still waiting or failed, with why and when next;
 // Retry on a failed one through the delivery engine (docs/decisions/027), once however many press it; and what the
-// Discord bot and the SMTP server last told us.
+// Discord bot and the SMTP server last told us. The page's loader and action are in deliveries-page.server.ts.
 import type { Kysely } from "kysely";
-import { data, type RouterContextProvider } from "react-router";
-import { readSmallForm } from "~/platform/form-request.server";
 import { MAIL_OUTBOX_ROWS } from "~/features/mail/mail-outbox.server";
-import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { describeSmtpServer } from "~/features/mail/smtp.server";
 import { SUPPORT_OUTBOX_ROWS } from "~/features/support-relay/support-outbox.server";
-import { wakeSupportDelivery } from "~/features/support-relay/support-relay.server";
 import { RELAY_STATUS_NAME } from "~/features/support-relay/thread-relay-store.server";
-import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { claimFailedRow, newWorkerId, recordOutcome, releaseClaims } from "~/platform/outbox.server";
-import { clientAddressContext } from "~/platform/request-context";
 import type { Database } from "../../../../db/schema";
-import { recordAudit } from "~/features/audit/audit-log.server";
-import { auditInfo, NO_STORE, requireOwnOrigin, requireStaff } from "~/features/staff/door.server";
 
 type Db = Kysely<Database>;
 
@@ -180,55 +172,4 @@ export async function retryDelivery(
   if (await recordOutcome(db, rows, item, workerId, { outcome: "requeued", at: now }, now)) return "requeued";
   await releaseClaims(db, rows, workerId, { ids: [id] });
   return "not-failed";
-}
-
-export async function loadDeliveriesPage(request: Request) {
-  await requireStaff(request, "deliveries");
-  const { db } = getDb();
-  const [lines, health] = await pageDatabaseWork(() => Promise.all([listDeliveries(db), readDeliveryHealth(db)]));
-  return data({ lines, health }, { headers: NO_STORE });
-}
-
-export type DeliveriesNotice =
-  | { kind: "retried"; what: DeliveryKind }
-  | { kind: "not-failed" }
-  | { kind: "bad-request" };
-
-function answer(notice: DeliveriesNotice, status: number) {
-  return data({ notice }, { status, headers: NO_STORE });
-}
-
-/** Retry: one failed row, due again now; the worker of this process is woken, the others find it within a poll. */
-export async function deliveriesAction(request: Request, context: Readonly<RouterContextProvider>) {
-  const session = await requireStaff(request, "deliveries");
-  requireOwnOrigin(request);
-  const body = await readSmallForm(request);
-  if (!body) return answer({ kind: "bad-request" }, 400);
-  const kind = body.get("kind");
-  const id = body.get("id");
-  if (
-    body.get("intent") !== "retry" ||
-    !(DELIVERY_KINDS as readonly unknown[]).includes(kind) ||
-    typeof id !== "string" ||
-    id.length === 0 ||
-    id.length > 100
-  )
-    return answer({ kind: "bad-request" }, 400);
-  const what = kind as DeliveryKind;
-  const { db } = getDb();
-  const outcome = await pageDatabaseWork(() => retryDelivery(db, what, id));
-  if (outcome === "not-failed") return answer({ kind: "not-failed" }, 409);
-  await pageDatabaseWork(() =>
-    recordAudit(db, {
-      actor: session.staff.email,
-      action: "delivery-retried",
-      target: id,
-      detail: { kind: what, before: "failed", after: "pending" },
-      sessionBeganWith: session.beganWith,
-      ...auditInfo(request, context.get(clientAddressContext)),
-    }),
-  );
-  if (what === "mail") wakeMailDelivery();
-  else wakeSupportDelivery();
-  return answer({ kind: "retried", what }, 200);
 }

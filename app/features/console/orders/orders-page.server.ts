@@ -1,20 +1,12 @@
 // The console's Orders page on the server: who may look, the look-up's audit entry, and the search itself. The
-// search is a POST (its query in the body, never in a URL); the inbox calls searchOrders (order-search.server.ts) itself.
+// search is a POST (its query in the body, never in a URL); the inbox calls searchOrders (orders.server.ts) itself.
 import { data, type RouterContextProvider } from "react-router";
-import { getProduct } from "~/features/catalog/catalogue.server";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
 import { recordAudit } from "~/features/audit/audit-log.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
-import { ORDER_QUERY_MAX, type ProductNames, searchOrders } from "./orders.server";
-
-export const catalogueNames: ProductNames = (productId, variantId) => {
-  const product = getProduct(productId);
-  return {
-    productName: product?.name ?? `#${productId}`,
-    durationLabel: product?.durations.find((d) => d.variantId === variantId)?.label ?? null,
-  };
-};
+import { catalogueNames } from "./catalogue-names.server";
+import { ORDER_QUERY_MAX, searchOrders } from "./orders.server";
 
 /** The empty search form. A query never comes in the URL (browser history, logs, Referer): only in a POST's body. */
 export async function loadOrdersPage(request: Request) {

@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
-import { ConsoleHeading, consoleField } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 import type { BuyerHistory, FoundOrder, OrderSearchResult } from "./orders.server";
 

@@ -4,7 +4,9 @@ import { Form, Link, useLocation } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { LOCALE_CODES, LOCALES, type Locale } from "~/features/i18n/locales";
 import { useLocale } from "~/features/i18n/use-locale";
-import { ConsoleHeading, ConsoleNotice, consoleField } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
+import { ConsoleNotice } from "../shell/console-notice";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 import { ANY_LANGUAGE, type SavedReplyChoice, type SavedReplyField } from "./saved-replies";
 import type {

@@ -4,6 +4,7 @@ import { Form, NavLink, useLocation } from "react-router";
 import { LOCALE_CODES, LOCALES, pathWithoutLocale } from "~/features/i18n/locales";
 import { useLocale } from "~/features/i18n/use-locale";
 import { type ConsoleArea, mayEnter, type StaffRole } from "~/features/staff/roles";
+import { RoleName } from "./role-name";
 
 export interface ConsoleViewer {
   email: string;
@@ -84,17 +85,6 @@ export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | nul
   );
 }
 
-export function RoleName({ role }: { role: StaffRole }) {
-  switch (role) {
-    case "owner":
-      return <Trans>Owner</Trans>;
-    case "admin":
-      return <Trans>Admin</Trans>;
-    default:
-      return <Trans>Support</Trans>;
-  }
-}
-
 /** Each language as a button of one small form: the choice is kept in a cookie and works without JavaScript. */
 function ConsoleLanguageMenu() {
   const { t } = useLingui();
@@ -132,25 +122,3 @@ function ConsoleLanguageMenu() {
     </details>
   );
 }
-
-/** A console page's heading and its one-line purpose. */
-export function ConsoleHeading({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <div className="mb-6">
-      <h1 className="font-bold text-2xl text-foreground">{title}</h1>
-      {children ? <p className="mt-1 text-soft">{children}</p> : null}
-    </div>
-  );
-}
-
-/** A form's answer: announced politely when it worked, at once (an alert) when it did not. */
-export function ConsoleNotice({ failed, children }: { failed: boolean; children: ReactNode }) {
-  return (
-    <p role={failed ? "alert" : "status"} className={`mb-6 text-sm ${failed ? "text-danger" : "text-success"}`}>
-      {children}
-    </p>
-  );
-}
-
-export const consoleField =
-  "w-full rounded-lg border border-border-strong bg-surface px-3 py-2.5 text-foreground outline-focus placeholder:text-muted";

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { ConsoleHeading } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
 import { PasskeyButton } from "~/features/staff/passkey-button";
 
 /** Passkeys belong to a host name: on an IP address they cannot work, and the page says what does. */

@@ -2,8 +2,11 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
 import { Form } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import type { StaffNotice } from "../sign-in/sign-in-page.server";
-import { ConsoleHeading, ConsoleNotice, RoleName, consoleField } from "../shell/shell-page";
+import type { StaffNotice } from "./staff-page.server";
+import { ConsoleHeading } from "../shell/console-heading";
+import { ConsoleNotice } from "../shell/console-notice";
+import { RoleName } from "../shell/role-name";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 import { STAFF_ROLES, type StaffRole } from "~/features/staff/roles";
 

@@ -13,7 +13,9 @@ import {
   KNOWN_STATUSES,
 } from "~/features/status/status";
 import { INCIDENT_STATUS_NAMES, STATUS_LEGEND } from "~/features/status/status-messages";
-import { ConsoleHeading, ConsoleNotice, consoleField } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
+import { ConsoleNotice } from "../shell/console-notice";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 import type { IncidentDraft, StatusNotice } from "./status-page.server";
 

@@ -5,14 +5,15 @@ import { buttonStyles } from "~/components/ui/button-styles";
 import { useLocale } from "~/features/i18n/use-locale";
 import { MessageText } from "~/features/support-conversation/message-text";
 import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
-import { ConsoleNotice, consoleField } from "../shell/shell-page";
+import { ConsoleNotice } from "../shell/console-notice";
+import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
 import { useInboxLive } from "./inbox-live";
 import type { SavedReplyChoice } from "../saved-replies/saved-replies";
 import { MessageBox } from "./message-box";
 import { ShortcutsHelp, useInboxShortcuts } from "./inbox-shortcuts";
-import type { ConversationActionData, DoneNotice } from "./support-page.server";
-import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./support-page";
+import type { ConversationActionData, DoneNotice } from "./conversation-page.server";
+import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./inbox-labels";
 import type { ConsoleConversation, InboxScope, InboxState, TimelineEntry } from "./support.server";
 
 export interface ConversationPageProps {

@@ -7,7 +7,7 @@ import { EVENT_STREAM_PING_MS } from "~/features/support-conversation/support-co
 import { getDb } from "~/platform/db.server";
 import { sessionTokenOf } from "~/features/staff/door.server";
 import { mayEnter } from "~/features/staff/roles";
-import { readSession } from "~/features/staff/people.server";
+import { readSession } from "~/features/staff/sessions.server";
 
 /** Rings closer together than this are sent as one event: a burst of messages costs each page one read. */
 const COALESCE_MS = 250;

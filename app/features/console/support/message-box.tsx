@@ -16,7 +16,7 @@ import { XMarkIcon } from "~/components/icons";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { LOCALES } from "~/features/i18n/locales";
 import { useHydrated } from "~/features/status/local-time";
-import { consoleField } from "../shell/shell-page";
+import { consoleField } from "../shell/console-field";
 import { matchSavedReplies, type SavedReplyChoice } from "../saved-replies/saved-replies";
 
 export interface MessageBoxProps

@@ -2,13 +2,12 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useRef } from "react";
 import { Form, Link, NavLink } from "react-router";
 import { buttonStyles } from "~/components/ui/button-styles";
-import { LOCALES, isLocale } from "~/features/i18n/locales";
 import { useLocale } from "~/features/i18n/use-locale";
-import { CATEGORY_NAMES } from "~/features/support-chat/support-chat-messages";
-import { isSupportCategory } from "~/features/support-chat/support-chat";
-import { ConsoleHeading, consoleField } from "../shell/shell-page";
+import { ConsoleHeading } from "../shell/console-heading";
+import { consoleField } from "../shell/console-field";
 import { useInboxLive } from "./inbox-live";
 import { ShortcutsHelp, useInboxShortcuts } from "./inbox-shortcuts";
+import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./inbox-labels";
 import type { InboxListing, InboxScope, InboxState } from "./support.server";
 
 export interface InboxPageProps {
@@ -16,37 +15,6 @@ export interface InboxPageProps {
   listing: InboxListing;
   waiting: { all: number; mine: number; unassigned: number };
   now: string;
-}
-
-/** The query of a list (and of a conversation opened from it), so "Back" and `j`/`k` stay in that list. */
-export function listQuery(list: { state: InboxState; scope: InboxScope; query: string }, page?: number): string {
-  const params = new URLSearchParams({ state: list.state, scope: list.scope });
-  if (list.query) params.set("q", list.query);
-  if (page && page > 1) params.set("page", String(page));
-  return params.toString();
-}
-
-export function useCategoryName() {
-  const { i18n } = useLingui();
-  return (category: string) => (isSupportCategory(category) ? i18n._(CATEGORY_NAMES[category]) : category);
-}
-
-export function languageName(locale: string): string {
-  return isLocale(locale) ? LOCALES[locale].name : locale;
-}
-
-/** "3 h 20 min", "2 d 4 h", "5 min": how long it has waited, in the console's language. */
-export function useWaitedFor() {
-  const { tag } = useLocale();
-  return (sinceIso: string, nowIso: string) => {
-    const minutes = Math.max(0, Math.floor((Date.parse(nowIso) - Date.parse(sinceIso)) / 60_000));
-    const unit = (value: number, name: "minute" | "hour" | "day") =>
-      new Intl.NumberFormat(tag, { style: "unit", unit: name, unitDisplay: "short" }).format(value);
-    if (minutes < 60) return unit(minutes, "minute");
-    const hours = Math.floor(minutes / 60);
-    if (hours < 24) return `${unit(hours, "hour")} ${unit(minutes % 60, "minute")}`;
-    return `${unit(Math.floor(hours / 24), "day")} ${unit(hours % 24, "hour")}`;
-  };
 }
 
 export function SupportInboxPage({ filter, listing, waiting, now }: InboxPageProps) {
@@ -228,9 +196,4 @@ export function SupportInboxPage({ filter, listing, waiting, now }: InboxPagePro
       ) : null}
     </div>
   );
-}
-
-/** "Key Reset · Kestrel Studio" (the product is the visitor's own answer). */
-export function categoryLine(category: string, product: string): string {
-  return product.trim() === "" ? category : `${category} · ${product}`;
 }

@@ -471,3 +471,15 @@ export async function reopenFromConsole(db: Db, conversationId: string, now = ne
   }
   return changed;
 }
+
+/** The list a page was opened from (`?state=&scope=&q=`), kept on links so `j`/`k` and "Back" stay in it. */
+export function inboxFilterOf(url: URL, staffId: string): InboxFilter {
+  const state = url.searchParams.get("state");
+  const scope = url.searchParams.get("scope");
+  return {
+    state: isInboxState(state) ? state : "waiting-for-us",
+    scope: isInboxScope(scope) ? scope : "all",
+    staffId,
+    query: (url.searchParams.get("q") ?? "").slice(0, INBOX_QUERY_MAX),
+  };
+}
