@@ -153,7 +153,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const layout = useMatches().find((m) => (m.handle as { layout?: string } | undefined)?.layout)?.handle as
     | { layout?: string }
     | undefined;
-  // The staff console draws its own shell (features/console/console-shell.tsx): none of the shop's chrome or chat.
+  // The staff console draws its own shell (features/console/shell/shell-page.tsx): none of the shop's chrome or chat.
   if (layout?.layout === "console") return <Outlet />;
   if (layout?.layout === "bare") {
     return (

@@ -2,7 +2,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { readLatestSnapshot } from "~/features/catalog/shop-sync.server";
-import { type AuditAction, recordAudit } from "~/features/console/audit-log.server";
+import { type AuditAction, recordAudit } from "~/features/audit/audit-log.server";
 import { getContent } from "~/features/content/content.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { EnvError, parseEnv } from "~/platform/env.server";

@@ -1,4 +1,4 @@
-import { emailSchema } from "~/features/buyer-orders/sign-in";
+import { emailSchema } from "~/platform/form-input";
 import { revokeBuyerSessions } from "~/features/buyer-orders/sign-in-store.server";
 import { hashIdentityForLog } from "~/platform/log-identity.server";
 import { formatUsd } from "~/features/catalog/pricing";

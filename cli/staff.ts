@@ -1,14 +1,8 @@
-import { emailSchema } from "~/features/buyer-orders/sign-in";
-import { recordAudit } from "~/features/console/audit-log.server";
-import { isStaffRole, SETUP_PATH, STAFF_ROLES } from "~/features/console/roles";
-import {
-  endAllSessions,
-  findStaffByEmail,
-  inviteStaff,
-  LastOwnerError,
-  listStaff,
-  removeStaff,
-} from "~/features/console/staff-store.server";
+import { emailSchema } from "~/platform/form-input";
+import { recordAudit } from "~/features/audit/audit-log.server";
+import { isStaffRole, SETUP_PATH, STAFF_ROLES } from "~/features/staff/roles";
+import { endAllSessions } from "~/features/staff/sessions.server";
+import { findStaffByEmail, inviteStaff, LastOwnerError, listStaff, removeStaff } from "~/features/staff/people.server";
 import { getEnv } from "~/platform/env.server";
 import { type CliCommand, formatTable, runWithDatabase, startCommand } from "./cli-context";
 

@@ -12,7 +12,7 @@ import { getContent } from "~/features/content/content.server";
 import { LOCALE_CODES } from "~/features/i18n/locales";
 import { startMailDelivery } from "~/features/mail/mail.server";
 import { startSignInRetention } from "~/features/buyer-orders/retention.server";
-import { startConsoleRetention } from "~/features/console/retention.server";
+import { startConsoleRetention } from "~/features/staff/staff-retention.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { AccountPage } from "~/features/console/account-page";
-import { accountAction, loadAccount } from "~/features/console/console-pages.server";
+import { AccountPage } from "~/features/console/account/account-page";
+import { accountAction, loadAccount } from "~/features/console/account/account-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-account";
 

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadAuditPage } from "~/features/console/console-pages.server";
-import { AuditPage } from "~/features/console/audit-page";
+import { loadAuditPage } from "~/features/console/audit/audit-page.server";
+import { AuditPage } from "~/features/console/audit/audit-page";
 import type { Route } from "./+types/admin-audit";
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-import { exportAuditCsv } from "~/features/console/console-pages.server";
+import { exportAuditCsv } from "~/features/console/audit/audit-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-audit[.]csv";
 

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { DashboardPage } from "~/features/console/dashboard-page";
-import { loadDashboard } from "~/features/console/console-pages.server";
+import { DashboardPage } from "~/features/console/dashboard/dashboard-page";
+import { loadDashboard } from "~/features/console/dashboard/dashboard-page.server";
 import type { Route } from "./+types/admin-dashboard";
 
 export function loader({ request }: Route.LoaderArgs) {

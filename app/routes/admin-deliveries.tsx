@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { deliveriesAction, loadDeliveriesPage } from "~/features/console/deliveries.server";
-import { DeliveriesPage } from "~/features/console/deliveries-page";
+import { deliveriesAction, loadDeliveriesPage } from "~/features/console/deliveries/deliveries-page.server";
+import { DeliveriesPage } from "~/features/console/deliveries/deliveries-page";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-deliveries";
 

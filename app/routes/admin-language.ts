@@ -1,4 +1,4 @@
-import { chooseConsoleLanguage } from "~/features/console/console-layout.server";
+import { chooseConsoleLanguage } from "~/features/console/shell/shell-page.server";
 import type { Route } from "./+types/admin-language";
 
 export function action({ request }: Route.ActionArgs) {

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadOrdersPage, ordersSearchAction } from "~/features/console/orders-page.server";
-import { OrdersPage } from "~/features/console/orders-page";
+import { loadOrdersPage, ordersSearchAction } from "~/features/console/orders/orders-page.server";
+import { OrdersPage } from "~/features/console/orders/orders-page";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-orders";
 

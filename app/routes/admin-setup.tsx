@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadSetupPage } from "~/features/console/console-pages.server";
-import { SetupPage } from "~/features/console/door-pages";
+import { loadSetupPage } from "~/features/console/sign-in/sign-in-page.server";
+import { SetupPage } from "~/features/console/sign-in/sign-in-page";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-setup";
 

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { useSearchParams } from "react-router";
-import { loadSignInPage } from "~/features/console/console-pages.server";
-import { SignInPage } from "~/features/console/door-pages";
+import { loadSignInPage } from "~/features/console/sign-in/sign-in-page.server";
+import { SignInPage } from "~/features/console/sign-in/sign-in-page";
 import type { Route } from "./+types/admin-sign-in";
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-import { signOut } from "~/features/console/console-pages.server";
+import { signOut } from "~/features/console/sign-in/sign-in-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-sign-out";
 

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { loadStaffPage, staffAction } from "~/features/console/console-pages.server";
-import { StaffPage } from "~/features/console/staff-page";
+import { loadStaffPage, staffAction } from "~/features/console/staff/staff-page.server";
+import { StaffPage } from "~/features/console/staff/staff-page";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-staff";
 

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { StatusConsolePage } from "~/features/console/status-console-page";
-import { loadStatusConsole, statusConsoleAction } from "~/features/console/status-console.server";
+import { StatusConsolePage } from "~/features/console/status/status-page";
+import { loadStatusConsole, statusConsoleAction } from "~/features/console/status/status-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-status";
 

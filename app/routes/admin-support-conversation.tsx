@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { SupportConversationPage } from "~/features/console/support-conversation-page";
-import { conversationAction, loadConversationPage } from "~/features/console/support-inbox-pages.server";
+import { SupportConversationPage } from "~/features/console/support/conversation-page";
+import { conversationAction, loadConversationPage } from "~/features/console/support/conversation-page.server";
 import type { Route } from "./+types/admin-support-conversation";
 
 export function loader({ request, params }: Route.LoaderArgs) {

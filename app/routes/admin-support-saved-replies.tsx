@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { SavedRepliesPage } from "~/features/console/saved-replies-page";
-import { loadSavedRepliesPage, savedRepliesAction } from "~/features/console/saved-replies-page.server";
+import { SavedRepliesPage } from "~/features/console/saved-replies/saved-replies-page";
+import { loadSavedRepliesPage, savedRepliesAction } from "~/features/console/saved-replies/saved-replies-page.server";
 import { pageDatabaseWork } from "~/platform/db.server";
 import type { Route } from "./+types/admin-support-saved-replies";
 

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { SupportInboxPage } from "~/features/console/support-inbox-page";
-import { loadInboxPage } from "~/features/console/support-inbox-pages.server";
+import { SupportInboxPage } from "~/features/console/support/support-page";
+import { loadInboxPage } from "~/features/console/support/support-page.server";
 import type { Route } from "./+types/admin-support";
 
 export function loader({ request }: Route.LoaderArgs) {

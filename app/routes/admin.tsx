@@ -1,8 +1,8 @@
 import { Trans } from "@lingui/react/macro";
 import { Link, Outlet, useRouteLoaderData } from "react-router";
 import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boundary";
-import { ConsoleShell } from "~/features/console/console-shell";
-import { loadConsoleLayout } from "~/features/console/console-layout.server";
+import { ConsoleShell } from "~/features/console/shell/shell-page";
+import { loadConsoleLayout } from "~/features/console/shell/shell-page.server";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { Route } from "./+types/admin";
 

@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { buttonStyles } from "~/components/ui/button-styles";
 import { homeTileProducts } from "~/features/catalog/catalog";
-import { ProductTileList } from "~/features/catalog/product-tile";
+import { ProductTileList } from "~/features/catalog/listing/product-tile";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
 import { DisplayCurrencyContext } from "~/features/currency/display-currency";

@@ -10,25 +10,25 @@ import {
   productPath,
   productTiles,
 } from "~/features/catalog/catalog";
-import { CatalogueErrorCard } from "~/features/catalog/catalogue-error-card";
+import { CatalogueErrorCard } from "~/features/catalog/listing/catalogue-error-card";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
-import { CompatibilityChips } from "~/features/catalog/compatibility-chips";
-import { DurationPicker, useSelectedDuration } from "~/features/catalog/duration-picker";
-import { FeatureCheckIcon } from "~/features/catalog/product-card";
-import { coloursOf, ProductBadges, ProductStatus } from "~/features/catalog/product-badges";
-import { ProductTabs } from "~/features/catalog/product-tabs";
-import { ShopColourRules } from "~/features/catalog/shop-colours";
-import { ProductGallery } from "~/features/catalog/product-gallery";
-import { ProductPrice } from "~/features/catalog/product-price";
+import { CompatibilityChips } from "~/features/catalog/product-page/compatibility-chips";
+import { DurationPicker, useSelectedDuration } from "~/features/catalog/product-page/duration-picker";
+import { FeatureCheckIcon } from "~/features/catalog/listing/product-card";
+import { coloursOf, ProductBadges, ProductStatus } from "~/features/catalog/listing/product-badges";
+import { ProductTabs } from "~/features/catalog/product-page/product-tabs";
+import { ShopColourRules } from "~/features/catalog/listing/shop-colours";
+import { ProductGallery } from "~/features/catalog/product-page/product-gallery";
+import { ProductPrice } from "~/features/catalog/product-page/product-price";
 import { formatPrice, priceLine } from "~/features/catalog/pricing";
-import { NextTierHint, VolumeDiscountTiers } from "~/features/catalog/volume-discounts";
-import { PurchaseArea } from "~/features/catalog/purchase-area";
+import { NextTierHint, VolumeDiscountTiers } from "~/features/catalog/product-page/volume-discounts";
+import { PurchaseArea } from "~/features/catalog/product-page/purchase-area";
 import { CurrencySwitch } from "~/features/currency/currency-switch";
 import { DisplayCurrencyContext } from "~/features/currency/display-currency";
-import { QuantityField, useSelectedQuantity } from "~/features/catalog/quantity-field";
+import { QuantityField, useSelectedQuantity } from "~/features/catalog/product-page/quantity-field";
 import { checkoutPageSettings } from "~/features/checkout/checkout.server";
 import { CouponField, useCouponCode } from "~/features/checkout/coupon-field";
-import { RelatedProducts } from "~/features/catalog/related-products";
+import { RelatedProducts } from "~/features/catalog/product-page/related-products";
 import { getContent } from "~/features/content/content.server";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { DEFAULT_LOCALE, localeInfo, localeOfPath, localizedPath } from "~/features/i18n/locales";

@@ -3,9 +3,13 @@
 // paid orders, 100,000 support requests and 100,000 conversations with a visitor message and a team reply each, on
 // SQLite and PostgreSQL. Prints p50/p95 per period. Figures only.
 import { sql } from "kysely";
-import { readDashboard, type DashboardPeriod } from "../../app/features/console/dashboard.server.ts";
-import { searchOrders } from "../../app/features/console/order-search.server.ts";
-import { listInbox, loadConsoleConversation, waitingCounts } from "../../app/features/console/support-inbox.server.ts";
+import { readDashboard, type DashboardPeriod } from "../../app/features/console/dashboard/dashboard.server.ts";
+import { searchOrders } from "../../app/features/console/orders/orders.server.ts";
+import {
+  listInbox,
+  loadConsoleConversation,
+  waitingCounts,
+} from "../../app/features/console/support/support.server.ts";
 import { createTestDatabase, isPostgresReachable } from "../../tests/support/databases.ts";
 
 const ROWS = Number(process.env.BENCH_CONSOLE_ROWS ?? 100_000);

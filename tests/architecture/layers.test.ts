@@ -4,7 +4,9 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // Layers point one way: routes and app/http import features; features import the platform; the platform imports
-// nothing of ours above it; db/ knows nothing of the app. This reads every import and names each one that breaks that.
+// nothing of ours above it; db/ knows nothing of the app. Inside the console, rooms import staff and audit, never the
+// reverse, and a room borrows another room's model, never its pages (docs/console.md). This reads every import and
+// names each one that breaks that.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCANNED = ["app", "db", "cli"];
@@ -19,10 +21,14 @@ interface ImportEdge {
 }
 
 interface LayerRule {
-  /** Files this rule applies to (path prefix). */
+  /** Files this rule applies to (path prefix; "" for every scanned file). */
   files: string;
+  /** Files under `files` the rule leaves out (path prefixes). */
+  except?: string[];
   /** Path prefixes those files must not import. */
   mayNotImport: string[];
+  /** Targets under `mayNotImport` that are allowed after all (path prefixes). */
+  mayImport?: string[];
   why: string;
 }
 
@@ -44,7 +50,28 @@ const LAYER_RULES: LayerRule[] = [
     why: "checkout records orders, so orders cannot depend on checkout",
   },
   { files: "db/", mayNotImport: ["app/"], why: "the database layer knows nothing of the app" },
+  {
+    files: "app/features/staff/",
+    mayNotImport: ["app/features/console/"],
+    why: "staff is the console's door: the rooms import it, never the reverse",
+  },
+  {
+    files: "app/features/audit/",
+    mayNotImport: ["app/features/", "app/components/"],
+    mayImport: ["app/features/audit/"],
+    why: "the audit log imports only the platform and db/",
+  },
+  {
+    files: "",
+    except: ["app/features/buyer-orders/", "app/routes/"],
+    mayNotImport: ["app/features/buyer-orders/orders-page"],
+    why: "the buyer's orders page modules serve its routes alone; shared form helpers live in app/platform/",
+  },
 ];
+
+const CONSOLE_ROOM = /^app\/features\/console\/([^/]+)\//;
+const ROOM_PAGE_FILE = /^app\/features\/console\/([^/]+)\/[^/]*-page[^/]*$/;
+const ROOM_RULE = "a room imports another room's model, never its page files; what rooms share lives in shell/";
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -67,15 +94,25 @@ function importsOf(file: string, source: string): ImportEdge[] {
 
 /** Every import that breaks a rule, as `file: imports "specifier" (why)`. */
 function layerViolations(edges: readonly ImportEdge[], rules: readonly LayerRule[] = LAYER_RULES): string[] {
-  return edges.flatMap((edge) =>
-    rules
+  return edges.flatMap((edge) => [
+    ...rules
       .filter(
         (rule) =>
           edge.from.startsWith(rule.files) &&
-          rule.mayNotImport.some((forbidden) => `${edge.target}/`.startsWith(forbidden)),
+          !rule.except?.some((exempt) => edge.from.startsWith(exempt)) &&
+          rule.mayNotImport.some((forbidden) => `${edge.target}/`.startsWith(forbidden)) &&
+          !rule.mayImport?.some((allowed) => `${edge.target}/`.startsWith(allowed)),
       )
       .map((rule) => `${edge.from}: imports "${edge.specifier}" (${rule.why})`),
-  );
+    ...roomViolations(edge),
+  ]);
+}
+
+/** A console room importing a `*-page*` file of another room. */
+function roomViolations(edge: ImportEdge): string[] {
+  const from = CONSOLE_ROOM.exec(edge.from)?.[1];
+  const to = ROOM_PAGE_FILE.exec(edge.target)?.[1];
+  return from && to && from !== to ? [`${edge.from}: imports "${edge.specifier}" (${ROOM_RULE})`] : [];
 }
 
 function importGraph(): ImportEdge[] {
@@ -122,5 +159,74 @@ describe("import direction", () => {
       'db/client.ts: imports "../app/platform/env.server" (the database layer knows nothing of the app)',
       'app/routes/home.tsx: imports "~/http/context.server" (routes compose features; only app/http mounts them)',
     ]);
+  });
+
+  it("keeps staff and audit free of the console's rooms, the rooms out of each other's pages, and the buyer's orders page to its routes", () => {
+    const edges = [
+      ...importsOf(
+        "app/features/staff/door.server.ts",
+        'import { ConsoleHeading } from "~/features/console/shell/console-heading";',
+      ),
+      ...importsOf(
+        "app/features/audit/audit-log.server.ts",
+        'import { requireStaff } from "~/features/staff/door.server";\nimport type { Database } from "../../../db/schema";',
+      ),
+      ...importsOf(
+        "app/features/console/support/conversation-page.server.ts",
+        'import { catalogueNames } from "../orders/orders-page.server";\nimport { searchOrders } from "../orders/orders.server";',
+      ),
+      ...importsOf(
+        "app/features/console/support/support-page.tsx",
+        'import { InboxPage } from "./support-page";\nimport { MessageBox } from "../saved-replies/saved-replies-page";',
+      ),
+      ...importsOf(
+        "app/features/console/staff/staff-page.server.ts",
+        'import { readSmallForm } from "~/features/buyer-orders/orders-page.server";',
+      ),
+      ...importsOf("cli/orders.ts", 'import { OrdersPage } from "~/features/buyer-orders/orders-page";'),
+      ...importsOf("app/routes/orders.tsx", 'import { OrdersPage } from "~/features/buyer-orders/orders-page";'),
+      ...importsOf(
+        "app/features/buyer-orders/orders-page.tsx",
+        'import type { SignInNotice } from "./sign-in";\nimport { x } from "./orders-page.server";',
+      ),
+    ];
+    expect(layerViolations(edges)).toEqual([
+      'app/features/staff/door.server.ts: imports "~/features/console/shell/console-heading" (staff is the console\'s door: the rooms import it, never the reverse)',
+      'app/features/audit/audit-log.server.ts: imports "~/features/staff/door.server" (the audit log imports only the platform and db/)',
+      'app/features/console/support/conversation-page.server.ts: imports "../orders/orders-page.server" (a room imports another room\'s model, never its page files; what rooms share lives in shell/)',
+      'app/features/console/support/support-page.tsx: imports "../saved-replies/saved-replies-page" (a room imports another room\'s model, never its page files; what rooms share lives in shell/)',
+      'app/features/console/staff/staff-page.server.ts: imports "~/features/buyer-orders/orders-page.server" (the buyer\'s orders page modules serve its routes alone; shared form helpers live in app/platform/)',
+      'cli/orders.ts: imports "~/features/buyer-orders/orders-page" (the buyer\'s orders page modules serve its routes alone; shared form helpers live in app/platform/)',
+    ]);
+  });
+});
+
+describe("the features' folders", () => {
+  const featureFolders = (dir: string): string[] =>
+    fs
+      .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => {
+        const folder = path.posix.join(dir, entry.name);
+        return [folder, ...featureFolders(folder)];
+      });
+
+  it("keeps every folder of app/features/ under 25 files", () => {
+    const crowded = featureFolders("app/features")
+      .map((folder) => ({
+        folder,
+        files: fs.readdirSync(path.join(ROOT, folder), { withFileTypes: true }).filter((entry) => entry.isFile())
+          .length,
+      }))
+      .filter(({ files }) => files >= 25);
+    expect(crowded).toEqual([]);
+  });
+
+  it("keeps each file of the console in a room's folder", () => {
+    const loose = fs
+      .readdirSync(path.join(ROOT, "app/features/console"), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+    expect(loose).toEqual([]);
   });
 });

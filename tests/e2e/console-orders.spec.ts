@@ -6,7 +6,7 @@ import { gotoHydrated } from "../support/hydration";
 import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
 
-/** As order-search.server.ts pages its answers. */
+/** As orders.server.ts (the console's orders room) pages its answers. */
 const ORDER_SEARCH_PAGE_SIZE = 20;
 
 // The console's order look-up and deliveries (issue 35) in a browser against a production server: a demo purchase

@@ -7,7 +7,7 @@ import { openStoreDatabase } from "../support/store-database";
 
 // Saved replies in the console (issue 35): an admin adds, edits and deletes them (one add without JavaScript), each
 // change is in the audit log with before and after, support is refused the page and its forms, and the page passes
-// axe and fits a 360 px phone. The message box that inserts them is tested in saved-reply-picker.test.ts.
+// axe and fits a 360 px phone. The message box that inserts them is tested in message-box.test.ts.
 
 test.describe.configure({ mode: "serial" });
 

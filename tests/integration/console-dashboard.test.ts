@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
-import { auditCsv, listAudit, pruneAuditLog, recordAudit } from "~/features/console/audit-log.server";
-import { readDashboard } from "~/features/console/dashboard.server";
+import { auditCsv, listAudit, pruneAuditLog, recordAudit } from "~/features/audit/audit-log.server";
+import { readDashboard } from "~/features/console/dashboard/dashboard.server";
 import { appendConversationMessage } from "~/features/support-conversation/conversation-store.server";
 import type { Database } from "../../db/schema";
 import { testDialects } from "../support/databases";

@@ -1,16 +1,13 @@
 import { type Kysely, sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { listAudit } from "~/features/console/audit-log.server";
-import {
-  deliveriesAction,
-  listDeliveries,
-  loadDeliveriesPage,
-  retryDelivery,
-} from "~/features/console/deliveries.server";
-import { ORDER_SEARCH_PAGE_SIZE, searchOrders } from "~/features/console/order-search.server";
-import { loadOrdersPage, ordersSearchAction } from "~/features/console/orders-page.server";
-import { createSession, inviteStaff } from "~/features/console/staff-store.server";
+import { listAudit } from "~/features/audit/audit-log.server";
+import { deliveriesAction, loadDeliveriesPage } from "~/features/console/deliveries/deliveries-page.server";
+import { listDeliveries, retryDelivery } from "~/features/console/deliveries/deliveries.server";
+import { ORDER_SEARCH_PAGE_SIZE, searchOrders } from "~/features/console/orders/orders.server";
+import { loadOrdersPage, ordersSearchAction } from "~/features/console/orders/orders-page.server";
+import { createSession } from "~/features/staff/sessions.server";
+import { inviteStaff } from "~/features/staff/people.server";
 import { insertMail } from "~/features/mail/mail-outbox.server";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";
 import { insertSupportRequest } from "~/features/support-relay/support-outbox.server";

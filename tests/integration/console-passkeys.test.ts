@@ -4,33 +4,30 @@
 import type { Kysely } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadSetupPage } from "~/features/console/console-pages.server";
+import { loadSetupPage } from "~/features/console/sign-in/sign-in-page.server";
 import {
   registrationOptions,
   signInOptions,
   verifyRegistration,
   verifySignIn,
-} from "~/features/console/passkeys.server";
+} from "~/features/staff/passkey-ceremonies.server";
 import {
   CHALLENGE_TTL_MS,
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
   SETUP_LINK_TTL_MS,
   type StaffRole,
-} from "~/features/console/roles";
+} from "~/features/staff/roles";
 import {
   changeRole,
-  createSession,
-  findPasskey,
   findStaffByEmail,
   inviteStaff,
   LastOwnerError,
-  listPasskeys,
-  readSession,
-  removePasskey,
   removeStaff,
   spendSetupLink,
-} from "~/features/console/staff-store.server";
+} from "~/features/staff/people.server";
+import { createSession, readSession } from "~/features/staff/sessions.server";
+import { findPasskey, listPasskeys, removePasskey } from "~/features/staff/passkey-store.server";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
 import type { Database } from "../../db/schema";

@@ -1,16 +1,17 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { SAVED_REPLY_BODY_MAX, savedReplyInputSchema } from "~/features/console/saved-replies";
-import { loadSavedRepliesPage, savedRepliesAction } from "~/features/console/saved-replies-page.server";
+import { SAVED_REPLY_BODY_MAX, savedReplyInputSchema } from "~/features/console/saved-replies/saved-replies";
+import { loadSavedRepliesPage, savedRepliesAction } from "~/features/console/saved-replies/saved-replies-page.server";
 import {
   createSavedReply,
   deleteSavedReply,
   listSavedReplies,
   savedRepliesFor,
   updateSavedReply,
-} from "~/features/console/saved-replies.server";
-import type { StaffRole } from "~/features/console/roles";
-import { createSession, inviteStaff } from "~/features/console/staff-store.server";
+} from "~/features/console/saved-replies/saved-replies.server";
+import type { StaffRole } from "~/features/staff/roles";
+import { createSession } from "~/features/staff/sessions.server";
+import { inviteStaff } from "~/features/staff/people.server";
 import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conversation";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";

@@ -1,8 +1,9 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { loadStatusConsole, statusConsoleAction } from "~/features/console/status-console.server";
-import { createSession, inviteStaff } from "~/features/console/staff-store.server";
-import type { StaffRole } from "~/features/console/roles";
+import { loadStatusConsole, statusConsoleAction } from "~/features/console/status/status-page.server";
+import { createSession } from "~/features/staff/sessions.server";
+import { inviteStaff } from "~/features/staff/people.server";
+import type { StaffRole } from "~/features/staff/roles";
 import { getContent } from "~/features/content/content.server";
 import { createPostgresDoorbell } from "~/features/support-conversation/conversation-live.server";
 import { createLocalDoorbell } from "~/features/support-conversation/conversation-doorbell.server";

@@ -14,7 +14,7 @@ import {
   replyFromConsole,
   resolveFromConsole,
   waitingCounts,
-} from "~/features/console/support-inbox.server";
+} from "~/features/console/support/support.server";
 import { SUPPORT_QUESTIONS, type SupportCategory } from "~/features/support-chat/support-chat";
 import { conversationNotes } from "~/features/support-conversation/conversation-notes.server";
 import {

@@ -14,6 +14,8 @@ import { type BuyerConversation, CONVERSATION_PATH } from "~/features/support-co
 import { conversationCookies } from "~/features/support-conversation/support-conversation.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
+import { isOwnOrigin, readSmallForm } from "~/platform/form-request.server";
+import { cookieValue, emailSchema } from "~/platform/form-input";
 import { logger } from "~/platform/logger.server";
 import { clientAddressContext } from "~/platform/request-context";
 import type { BuyerOrderSource } from "./buyer-orders";
@@ -22,9 +24,6 @@ import type { OrdersView as OrdersPageView } from "./orders-page";
 import {
   CODE_TTL_MS,
   codeSchema,
-  cookieValue,
-  emailSchema,
-  MAX_FORM_BYTES,
   PENDING_CODE_COOKIE,
   SESSION_COOKIE,
   SESSION_TTL_MS,
@@ -138,46 +137,6 @@ async function spendLink(request: Request, link: string, earlierSession: string 
   headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));
   headers.append("Set-Cookie", clearCookie(request, PENDING_CODE_COOKIE));
   return redirect(path, { headers });
-}
-
-/** A state-changing request must come from our own pages: its Origin (or Referer) is this site's. */
-export function isOwnOrigin(request: Request): boolean {
-  const allowed = new Set([new URL(request.url).origin, new URL(getEnv().PUBLIC_URL).origin]);
-  const origin = request.headers.get("Origin");
-  if (origin) return allowed.has(origin);
-  const referer = request.headers.get("Referer");
-  if (!referer) return false;
-  try {
-    return allowed.has(new URL(referer).origin);
-  } catch {
-    return false;
-  }
-}
-
-/** A small urlencoded or multipart form, read at most `maxBytes` deep; undefined for anything else. */
-export async function readSmallForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData | undefined> {
-  const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (!Number.isFinite(length) || length > maxBytes || !request.body) return undefined;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  try {
-    return await new Response(new Blob(chunks as BlobPart[]), {
-      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
-    }).formData();
-  } catch {
-    return undefined;
-  }
 }
 
 /** A form's answer keeps its own headers (Retry-After on a 429); the page is never stored either way. */

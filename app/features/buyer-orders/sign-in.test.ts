@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { codeSchema, cookieValue, emailSchema } from "./sign-in";
+import { cookieValue, emailSchema } from "~/platform/form-input";
+import { codeSchema } from "./sign-in";
 import { hashSecret, newCode, newToken } from "./sign-in-store.server";
 
 describe("the sign-in's pure parts", () => {

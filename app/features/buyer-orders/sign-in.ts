@@ -12,19 +12,9 @@ export const CODES_PER_ADDRESS_WINDOW_MS = 15 * 60_000;
 export const CODE_MAIL_SEND_BY_MS = 5 * 60_000;
 /** A signed-in browser stays signed in this long. */
 export const SESSION_TTL_MS = 24 * 60 * 60_000;
-/** Bigger form bodies are refused unread (every field here is short). */
-export const MAX_FORM_BYTES = 4096;
-
 export const SESSION_COOKIE = "kestrel_orders_session";
 /** The code this browser asked for (its random id, never the address), so the code form knows which code it checks. */
 export const PENDING_CODE_COOKIE = "kestrel_orders_code";
-
-export const emailSchema = z
-  .string()
-  .trim()
-  .max(254)
-  .pipe(z.email())
-  .transform((email) => email.toLowerCase());
 
 export const codeSchema = z
   .string()
@@ -43,16 +33,3 @@ export type SignInNotice =
   | { kind: "too-many"; retryAfterSeconds: number }
   | { kind: "forbidden-origin" }
   | { kind: "signed-out" };
-
-/** The value of one cookie in a Cookie header, if it has a plausible token value. */
-export function cookieValue(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) {
-      const value = rest.join("=");
-      return /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
-}

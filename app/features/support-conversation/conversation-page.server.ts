@@ -1,7 +1,7 @@
 // What /support/conversation loads and what its answer form does: the thin route calls these (issue 30).
 import { data, redirect } from "react-router";
-import { isOwnOrigin, readSmallForm } from "~/features/buyer-orders/orders-page.server";
-import { cookieValue } from "~/features/buyer-orders/sign-in";
+import { isOwnOrigin, readSmallForm } from "~/platform/form-request.server";
+import { cookieValue } from "~/platform/form-input";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localizedPath } from "~/features/i18n/locales";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";

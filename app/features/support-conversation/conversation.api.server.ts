@@ -3,7 +3,7 @@
 import express from "express";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { cookieValue } from "~/features/buyer-orders/sign-in";
+import { cookieValue } from "~/platform/form-input";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { jsonBody } from "~/platform/json-body.server";

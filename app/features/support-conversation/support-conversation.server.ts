@@ -1,6 +1,6 @@
 // The running app's conversations: opened with each request, written to by the visitor and the team, read by pages.
 import type { Kysely } from "kysely";
-import { emailSchema } from "~/features/buyer-orders/sign-in";
+import { emailSchema } from "~/platform/form-input";
 import { DEFAULT_LOCALE, isLocale, type Locale, localizedPath } from "~/features/i18n/locales";
 import {
   CLOSING_MESSAGES,

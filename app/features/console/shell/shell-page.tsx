@@ -1,0 +1,124 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import type { ReactNode } from "react";
+import { Form, NavLink, useLocation } from "react-router";
+import { LOCALE_CODES, LOCALES, pathWithoutLocale } from "~/features/i18n/locales";
+import { useLocale } from "~/features/i18n/use-locale";
+import { type ConsoleArea, mayEnter, type StaffRole } from "~/features/staff/roles";
+import { RoleName } from "./role-name";
+
+export interface ConsoleViewer {
+  email: string;
+  role: StaffRole;
+}
+
+/** The console's own frame: its name, the rooms this person may enter, the language menu and Sign out. */
+export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | null; children: ReactNode }) {
+  const { t } = useLingui();
+  const { path } = useLocale();
+  const rooms: Array<{ area: ConsoleArea; to: string; label: string }> = [
+    { area: "dashboard", to: "/admin", label: t`Dashboard` },
+    { area: "support", to: "/admin/support", label: t`Support inbox` },
+    // Beside the support inbox: what its message box offers.
+    { area: "savedReplies", to: "/admin/support/saved-replies", label: t`Saved replies` },
+    { area: "orders", to: "/admin/orders", label: t`Orders` },
+    { area: "deliveries", to: "/admin/deliveries", label: t`Deliveries` },
+    {
+      area: "status",
+      to: "/admin/status",
+      label: t({ message: "Status", comment: "The console's room for product status and incidents" }),
+    },
+    { area: "staff", to: "/admin/staff", label: t`Staff` },
+    { area: "audit", to: "/admin/audit", label: t`Audit log` },
+    { area: "account", to: "/admin/account", label: t`Your account` },
+  ];
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50 focus:rounded focus:bg-foreground focus:px-3 focus:py-2 focus:text-background"
+      >
+        <Trans>Skip to content</Trans>
+      </a>
+      <header className="border-border border-b bg-surface">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <p className="font-bold text-foreground">
+            <Trans>Shop console</Trans>
+          </p>
+          {viewer ? (
+            <nav aria-label={t`Console`} className="flex-1">
+              <ul className="flex flex-wrap gap-1">
+                {rooms
+                  .filter((room) => mayEnter(viewer.role, room.area))
+                  .map((room) => (
+                    <li key={room.area}>
+                      <NavLink
+                        to={path(room.to)}
+                        end
+                        className="block rounded-lg px-3 py-2 text-soft text-sm hover:text-foreground aria-[current=page]:bg-accent/15 aria-[current=page]:text-foreground"
+                      >
+                        {room.label}
+                      </NavLink>
+                    </li>
+                  ))}
+              </ul>
+            </nav>
+          ) : (
+            <div className="flex-1" />
+          )}
+          <ConsoleLanguageMenu />
+          {viewer ? (
+            <Form method="post" action={path("/admin/sign-out")} className="flex items-center gap-3">
+              <span className="text-soft text-sm">
+                {viewer.email} · <RoleName role={viewer.role} />
+              </span>
+              <button type="submit" name="intent" value="sign-out" className="rounded-lg px-3 py-2 text-sm underline">
+                <Trans>Sign out</Trans>
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** Each language as a button of one small form: the choice is kept in a cookie and works without JavaScript. */
+function ConsoleLanguageMenu() {
+  const { t } = useLingui();
+  const { locale, name, path } = useLocale();
+  const { pathname, search } = useLocation();
+  return (
+    <details className="relative">
+      <summary className="cursor-pointer rounded-lg px-2 py-2 text-soft text-sm hover:text-foreground">
+        <span className="sr-only">{t`Language:`} </span>
+        {name}
+      </summary>
+      <Form
+        method="post"
+        action={path("/admin/language")}
+        className="absolute end-0 top-full z-40 mt-1 min-w-44 rounded-lg border border-border-strong bg-surface p-1"
+      >
+        <input type="hidden" name="to" value={pathWithoutLocale(pathname) + search} />
+        <ul aria-label={t`Languages`}>
+          {LOCALE_CODES.map((code) => (
+            <li key={code}>
+              <button
+                type="submit"
+                name="locale"
+                value={code}
+                lang={LOCALES[code].tag}
+                aria-current={code === locale ? "true" : undefined}
+                className="block w-full rounded px-3 py-2 text-start text-sm hover:bg-foreground/5 aria-[current=true]:font-semibold"
+              >
+                {LOCALES[code].name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Form>
+    </details>
+  );
+}

@@ -1,0 +1,164 @@
+// WebAuthn for the console through @simplewebauthn/server: discoverable credentials, user verification required, the
+// relying party is PUBLIC_URL's host, and every challenge lives in the database (any instance checks it, once).
+import { isIP } from "node:net";
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import type { Kysely } from "kysely";
+import { isDatabaseUnavailableError } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import type { Database } from "../../../db/schema";
+import {
+  addPasskey,
+  findPasskey,
+  passkeyCredentials,
+  recordPasskeyUse,
+  spendChallenge,
+  storeChallenge,
+} from "./passkey-store.server";
+import { findStaffById, type Staff } from "./people.server";
+
+export interface RelyingParty {
+  id: string;
+  origin: string;
+  name: string;
+}
+
+export function relyingParty(publicUrl = getEnv().PUBLIC_URL): RelyingParty {
+  const url = new URL(publicUrl);
+  return { id: url.hostname, origin: url.origin, name: "Kestrel console" };
+}
+
+/** Passkeys are bound to a host name: an IP address cannot be a relying party. */
+export function relyingPartyIsAddress(publicUrl = getEnv().PUBLIC_URL): boolean {
+  return isIP(new URL(publicUrl).hostname.replace(/^\[|\]$/g, "")) !== 0;
+}
+
+/** The challenge a response answers, from its client data (base64url JSON); undefined when unreadable. */
+export function challengeOf(response: { response?: { clientDataJSON?: unknown } }): string | undefined {
+  const data = response.response?.clientDataJSON;
+  if (typeof data !== "string" || data.length > 4096) return undefined;
+  try {
+    const parsed = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as { challenge?: unknown };
+    return typeof parsed.challenge === "string" && parsed.challenge.length <= 200 ? parsed.challenge : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function signInOptions(db: Kysely<Database>) {
+  const rp = relyingParty();
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: "required",
+    allowCredentials: [],
+  });
+  await storeChallenge(db, { challenge: options.challenge, purpose: "sign-in", sessionHash: null });
+  return options;
+}
+
+export type SignInCheck =
+  | { ok: true; staff: Staff; passkeyId: string }
+  | { ok: false; reason: "challenge" | "unknown-passkey" | "not-verified"; staffEmail?: string };
+
+/** Checks a sign-in answer: its challenge spent once, its passkey known, its signature and user verification good. */
+export async function verifySignIn(db: Kysely<Database>, response: AuthenticationResponseJSON): Promise<SignInCheck> {
+  const rp = relyingParty();
+  const challenge = challengeOf(response);
+  if (!challenge || !(await spendChallenge(db, { challenge, purpose: "sign-in", sessionHash: null })))
+    return { ok: false, reason: "challenge" };
+  const passkey = await findPasskey(db, response.id);
+  if (!passkey) return { ok: false, reason: "unknown-passkey" };
+  const staff = await findStaffById(db, passkey.staff_id);
+  if (!staff) return { ok: false, reason: "unknown-passkey" };
+  let verified = false;
+  // A passkey names its owner's user handle too (WebAuthn §7.2 step 6): it must be the person the credential is stored for.
+  if (response.response.userHandle && response.response.userHandle !== staff.webauthn_user_id)
+    return { ok: false, reason: "unknown-passkey", staffEmail: staff.email };
+  let newCounter = Number(passkey.counter);
+  try {
+    const result = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+      credential: {
+        id: passkey.id,
+        publicKey: Buffer.from(passkey.public_key, "base64url"),
+        counter: Number(passkey.counter),
+        transports: JSON.parse(passkey.transports) as never,
+      },
+    });
+    verified = result.verified;
+    newCounter = result.authenticationInfo.newCounter;
+  } catch {
+    verified = false;
+  }
+  if (!verified) return { ok: false, reason: "not-verified", staffEmail: staff.email };
+  await recordPasskeyUse(db, passkey.id, newCounter);
+  return { ok: true, staff, passkeyId: passkey.id };
+}
+
+export async function registrationOptions(db: Kysely<Database>, staff: Staff, sessionHash: string) {
+  const rp = relyingParty();
+  const existing = await passkeyCredentials(db, staff.id);
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: staff.email,
+    userDisplayName: staff.email,
+    userID: Buffer.from(staff.webauthn_user_id, "base64url"),
+    attestationType: "none",
+    excludeCredentials: existing.map((c) => ({ id: c.id, transports: JSON.parse(c.transports) as string[] })),
+    authenticatorSelection: { residentKey: "required", userVerification: "required" },
+  });
+  await storeChallenge(db, { challenge: options.challenge, purpose: "register", sessionHash });
+  return options;
+}
+
+export type RegistrationCheck = { ok: true; passkeyId: string; name: string } | { ok: false; reason: string };
+
+/** Checks a registration answer made for this session and stores the new passkey. */
+export async function verifyRegistration(
+  db: Kysely<Database>,
+  staff: Staff,
+  sessionHash: string,
+  response: RegistrationResponseJSON,
+  name: string,
+): Promise<RegistrationCheck> {
+  const rp = relyingParty();
+  const challenge = challengeOf(response);
+  if (!challenge || !(await spendChallenge(db, { challenge, purpose: "register", sessionHash })))
+    return { ok: false, reason: "challenge" };
+  try {
+    const result = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    });
+    if (!result.verified) return { ok: false, reason: "not-verified" };
+    const { credential } = result.registrationInfo;
+    if (await findPasskey(db, credential.id)) return { ok: false, reason: "already-registered" };
+    await addPasskey(db, {
+      staffId: staff.id,
+      id: credential.id,
+      publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      name,
+    });
+    return { ok: true, passkeyId: credential.id, name };
+  } catch (error) {
+    // The database out of reach is the caller's 503, not a refused passkey.
+    if (isDatabaseUnavailableError(error)) throw error;
+    return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : "not-verified" };
+  }
+}
