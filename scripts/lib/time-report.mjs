@@ -1,5 +1,6 @@
 // Where the suite's time goes, from the JSON reports `npm test` already writes: each file's summed test durations
 // (worker-seconds: files run side by side, so they add up to more than the step's wall time) and test count.
+import path from "node:path";
 
 /**
  * Per file of a Vitest JSON report: { file, seconds, tests }. A file's time runs from its start to its end, so its
@@ -27,8 +28,8 @@ export function playwrightFileTimes(report) {
       }
     for (const child of suite.suites ?? []) walk(child, file);
   };
-  const testDir = report?.config?.projects?.[0]?.testDir ?? "";
-  for (const suite of report?.suites ?? []) walk(suite, `${relative(testDir, "")}/${suite.file}`.replace(/^\//, ""));
+  const testDir = path.relative(process.cwd(), report?.config?.projects?.[0]?.testDir ?? process.cwd());
+  for (const suite of report?.suites ?? []) walk(suite, testDir ? `${testDir}/${suite.file}` : suite.file);
   return [...files.values()];
 }
 
