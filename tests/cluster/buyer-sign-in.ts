@@ -36,12 +36,19 @@ function cookiesOf(headers: Headers): string[] {
     .filter((pair) => !pair.endsWith("="));
 }
 
-async function ordersPage(url: string, cookie: string, client: string) {
-  const res = await fetch(`${url}/orders`, {
-    headers: { Cookie: cookie, "X-Forwarded-For": client },
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: res.status, text: await res.text() };
+async function ordersPage(url: string, cookie: string, client: string, retried = false) {
+  try {
+    const res = await fetch(`${url}/orders`, {
+      headers: { Cookie: cookie, "X-Forwarded-For": client },
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: res.status, text: await res.text() };
+  } catch (error) {
+    // A kept-alive connection the instance closed as it was reused (Node closes idle ones after 5 s, and the CLI
+    // between two reads can take longer on a busy machine): a browser sends an idempotent GET again, and so does this.
+    if (retried || (error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+    return ordersPage(url, cookie, client, true);
+  }
 }
 
 export async function buyerSignInAcrossInstances(opts: {
