@@ -39,5 +39,7 @@ export function getRedis(): Redis | undefined {
 export async function closeRedis() {
   const current = client;
   client = undefined;
-  await current?.quit().catch(() => current.disconnect());
+  // QUIT needs a live connection; while Redis is down the connection is dropped instead of waiting for it.
+  if (current?.status === "ready") await current.quit().catch(() => current.disconnect());
+  else current?.disconnect();
 }

@@ -235,7 +235,9 @@ export function createRedisDoorbell(options: {
       await Promise.allSettled([...pending]);
       const sub = subscriber;
       subscriber = undefined;
-      await sub?.quit().catch(() => sub.disconnect());
+      // QUIT waits for a connection that may never come (Redis down, retries without end): only a live one is asked.
+      if (sub?.status === "ready") await sub.quit().catch(() => sub.disconnect());
+      else sub?.disconnect();
     },
   };
 }
