@@ -1,11 +1,12 @@
 import { useCallback, useContext, useEffect, useState } from "react";
 import recorderScript from "./boot/early-clicks.boot.ts?boot-script";
+import { replayEarlyFieldEdits } from "./early-fields";
 import { InlineStylesheetContext } from "./inline-stylesheet";
 
 /**
- * Clicks and radio choices made after the first paint but before React has hydrated the page are recorded by the
+ * Clicks and field edits made after the first paint but before React has hydrated the page are recorded by the
  * inline recorder (`boot/early-clicks.boot.ts`, compiled at build) and carried out here once the page is ready, instead
- * of being lost. A button named `data-early-click="<name>"` is handled by the component that asks for that name
+ * of being lost: every field typed into or chosen in reports its value as if edited now (`early-fields.ts`). A button named `data-early-click="<name>"` is handled by the component that asks for that name
  * (`Purchase Now` waits for its captcha); any other `<button type="button">` is clicked again once React handles it. A
  * `#hash` link's target gets focus once the page is ready (`useSmoothHashLinks`).
  *
@@ -18,13 +19,16 @@ export function EarlyClickRecorder() {
 }
 
 /**
- * The page has hydrated: later clicks are React's, and buttons clicked too early are clicked again now. Called from
+ * The page has hydrated: later clicks are React's; fields edited and buttons clicked too early are replayed now. Called from
  * the root, whose effects run after every child's, so each button's handler and state are in place.
  */
 export function useReplayEarlyClicks() {
   useEffect(() => {
-    window.__kestrelBoot?.stop();
-    for (const button of window.__kestrelBoot?.clickedButtons.splice(0) ?? []) {
+    const boot = window.__kestrelBoot;
+    boot?.stop();
+    // Fields first, so a button clicked early acts on what was typed before it.
+    replayEarlyFieldEdits(boot?.fields.splice(0) ?? []);
+    for (const button of boot?.clickedButtons.splice(0) ?? []) {
       button.removeAttribute("data-early-click-queued");
       if (button.isConnected) button.click();
     }
@@ -53,18 +57,4 @@ export function useEarlyClick(name: string | null): [pending: boolean, handled: 
       control.removeAttribute("data-early-click-queued");
   }, [name]);
   return [pending, handled];
-}
-
-/** The value picked in the radio group `name` (inputs marked `data-early-choice`) before hydration, taken once; or null. */
-export function useEarlyChoice(name: string): string | null {
-  const [choice, setChoice] = useState<string | null>(null);
-  useEffect(() => {
-    const choices = window.__kestrelBoot?.choices;
-    const value = choices?.[name];
-    if (choices && value !== undefined) {
-      delete choices[name];
-      setChoice(value);
-    }
-  }, [name]);
-  return choice;
 }

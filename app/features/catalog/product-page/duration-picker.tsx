@@ -1,7 +1,6 @@
 import { Plural, Trans } from "@lingui/react/macro";
 import { type ReactNode, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { useEarlyChoice } from "~/features/layout/early-clicks";
 import type { Duration, Product } from "../catalog.content";
 import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "../catalog";
 import { AskedCurrencyField } from "~/features/currency/asked-currency-field";
@@ -54,13 +53,6 @@ export function DurationPicker({
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
   const display = useDisplayCurrency();
-  // A duration picked while the page was still loading is the one the page goes on with.
-  const earlyChoice = useEarlyChoice("duration");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once, when the early choice is read
-  useEffect(() => {
-    const early = earlyChoice === null ? undefined : findDuration(product, earlyChoice);
-    if (early && early.value !== selected.value) onSelect(early);
-  }, [earlyChoice]);
   return (
     <form
       method="get"
@@ -99,7 +91,6 @@ export function DurationPicker({
                     value={duration.value}
                     checked={checked}
                     disabled={soldOut}
-                    data-early-choice
                     onChange={() => onSelect(duration)}
                     className="size-4 shrink-0 accent-accent"
                   />

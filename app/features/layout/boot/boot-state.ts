@@ -9,12 +9,24 @@ export interface BootState {
   clickedButtons: HTMLElement[];
   /** A `#hash` link followed before hydration: the browser jumped there; focus follows once the page is ready. */
   hashLink: string | null;
-  /** Choices made in radio groups marked `data-early-choice` before hydration, by group name. */
-  choices: Record<string, string>;
+  /**
+   * Form fields typed into or chosen in before the page was ready, one entry per field (one per radio group), the
+   * latest edit last: replayed as if made afterwards once React handles the page (`early-fields.ts`).
+   */
+  fields: EarlyFieldEdit[];
   /** Set by `entry.client.tsx` right before hydrating: from then on React handles (and replays) events itself. */
   frameworkAttached: boolean;
-  /** Takes the recorder's listeners off the document. */
+  /** Takes the recorder's listeners off the document (fields are recorded until then, clicks only until hydrating). */
   stop(): void;
+}
+
+/** A field's value (or, for a checkbox or radio, checked state) and caret as the person left it at their last edit. */
+export interface EarlyFieldEdit {
+  field: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  value: string;
+  checked: boolean;
+  /** Caret or selection in a text field (start, end); null where the field has none (number, select). */
+  selection: [number, number] | null;
 }
 
 declare global {

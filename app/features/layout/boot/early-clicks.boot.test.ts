@@ -11,10 +11,16 @@ const CONTROLS = `
   <a href="/faq" id="faq">FAQ</a>
   <nav><a href="#app-crashing"><span id="toc-entry">App Crashing</span></a></nav>
   <fieldset>
-    <input type="radio" name="duration" value="month" data-early-choice checked>
-    <input type="radio" name="duration" value="lifetime" data-early-choice id="lifetime">
-    <input type="radio" name="plain" value="a" id="plain">
-  </fieldset>`;
+    <input type="radio" name="duration" value="month" id="month" checked>
+    <input type="radio" name="duration" value="lifetime" id="lifetime">
+  </fieldset>
+  <input type="number" id="quantity" value="1">
+  <input type="search" id="q" value="">
+  <input type="checkbox" id="terms">
+  <input type="hidden" id="hidden" value="x">
+  <input type="submit" id="send" value="Send">
+  <select id="sort"><option value="featured">Featured</option><option value="price">Price</option></select>
+  <textarea id="reply"></textarea>`;
 
 /** A painted page, not yet hydrated, with the recorder installed as the first thing in its body. */
 function paintedPage(body = CONTROLS) {
@@ -72,23 +78,61 @@ describe("the early-click recorder", () => {
     expect(boot.clickedButtons).toEqual([]);
   });
 
-  it("records the choice made in a radio group marked data-early-choice, and only there", () => {
-    const { boot, element } = paintedPage();
-    element("#lifetime").click();
-    element("#plain").click();
-    expect(boot.choices).toEqual({ duration: "lifetime" });
+  it("records each field edited, once, the latest edit last, with its value, checked state and caret", () => {
+    const { window, boot, element } = paintedPage();
+    const type = (selector: string, value: string) => {
+      const field = element(selector) as HTMLInputElement;
+      field.value = value;
+      field.dispatchEvent(new window.Event("input", { bubbles: true }));
+    };
+    type("#q", "stu");
+    type("#quantity", "3");
+    type("#q", "studio");
+    element("#terms").click();
+    (element("#sort") as HTMLSelectElement).value = "price";
+    element("#sort").dispatchEvent(new window.Event("change", { bubbles: true }));
+    type("#reply", "Hello");
+    expect(boot.fields.map(({ field, value, checked }) => [field.id, value, checked])).toEqual([
+      ["quantity", "3", false],
+      ["q", "studio", false],
+      ["terms", "on", true],
+      ["sort", "price", false],
+      ["reply", "Hello", false],
+    ]);
+    expect(boot.fields.find(({ field }) => field.id === "q")?.selection).toEqual([6, 6]);
+    expect(boot.fields.find(({ field }) => field.id === "quantity")?.selection).toBeNull();
+    expect(boot.clickedButtons).toEqual([]);
   });
 
-  it("records nothing once entry.client.tsx says the framework is attached (React replays events itself)", () => {
+  it("keeps one entry per radio group: the radio chosen last", () => {
+    const { boot, element } = paintedPage();
+    element("#lifetime").click();
+    element("#month").click();
+    element("#lifetime").click();
+    expect(boot.fields.map(({ field, checked }) => [field.id, checked])).toEqual([["lifetime", true]]);
+  });
+
+  it("leaves out inputs no one types into: hidden, submit", () => {
+    const { window, boot, element } = paintedPage();
+    for (const id of ["#hidden", "#send"]) element(id).dispatchEvent(new window.Event("input", { bubbles: true }));
+    expect(boot.fields).toEqual([]);
+  });
+
+  it("records no click once entry.client.tsx says the framework is attached (React replays clicks itself)", () => {
     const { boot, element } = paintedPage();
     boot.frameworkAttached = true;
     element('[data-early-click="purchase"]').click();
     element("#pause").click();
-    element("#lifetime").click();
     expect(boot.clicks).toEqual([]);
     expect(boot.clickedButtons).toEqual([]);
-    expect(boot.choices).toEqual({});
     expect(element('[data-early-click="purchase"]').hasAttribute("data-early-click-queued")).toBe(false);
+  });
+
+  it("goes on recording field edits while React hydrates (its tracker would already count a key pressed then)", () => {
+    const { boot, element } = paintedPage();
+    boot.frameworkAttached = true;
+    element("#lifetime").click();
+    expect(boot.fields.map(({ field }) => field.id)).toEqual(["lifetime"]);
   });
 
   it("takes its listeners off the document on stop()", () => {
@@ -99,7 +143,7 @@ describe("the early-click recorder", () => {
     element("#lifetime").click();
     expect(boot.clicks).toEqual([]);
     expect(boot.hashLink).toBeNull();
-    expect(boot.choices).toEqual({});
+    expect(boot.fields).toEqual([]);
   });
 
   it("shares one global with the app, and nothing else", () => {
@@ -110,13 +154,18 @@ describe("the early-click recorder", () => {
 });
 
 describe("the compiled recorder (what the document inlines)", () => {
-  it("is one small classic script that records a click when run in a page", () => {
+  it("is one small classic script that records a click and a field edit when run in a page", () => {
     expect(recorderScript).not.toMatch(/\bimport\b|\bexport\b/);
-    expect(recorderScript.length).toBeLessThan(1_000);
+    // Every page carries it: 878 characters with clicks alone, ~1,260 since it records field edits too (issue 43).
+    expect(recorderScript.length).toBeLessThan(1_400);
     const { window } = new JSDOM(`<!DOCTYPE html><body><script>${recorderScript}</script>${CONTROLS}</body>`, {
       runScripts: "dangerously",
     });
     window.document.querySelector<HTMLElement>('[data-early-click="chat"]')?.click();
     expect(window.__kestrelBoot?.clicks).toEqual(["chat"]);
+    const quantity = window.document.querySelector<HTMLInputElement>("#quantity");
+    if (quantity) quantity.value = "3";
+    quantity?.dispatchEvent(new window.Event("input", { bubbles: true }));
+    expect(window.__kestrelBoot?.fields.map(({ value }) => value)).toEqual(["3"]);
   });
 });
