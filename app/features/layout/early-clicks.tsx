@@ -27,11 +27,12 @@ export function useReplayEarlyClicks() {
     const boot = window.__kestrelBoot;
     boot?.stop();
     // Fields first, so a button clicked early acts on what was typed before it.
-    replayEarlyFieldEdits(boot?.fields.splice(0) ?? []);
-    for (const button of boot?.clickedButtons.splice(0) ?? []) {
-      button.removeAttribute("data-early-click-queued");
-      if (button.isConnected) button.click();
-    }
+    replayEarlyFieldEdits(boot?.fields.splice(0) ?? [], () => {
+      for (const button of boot?.clickedButtons.splice(0) ?? []) {
+        button.removeAttribute("data-early-click-queued");
+        if (button.isConnected) button.click();
+      }
+    });
   }, []);
 }
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, createElement as h, useEffect, useState } from "react";
+import { createElement as h, useEffect, useState } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
@@ -25,6 +25,8 @@ function Page() {
   const [terms, setTerms] = useState(false);
   const [duration, setDuration] = useState("month");
   const [reply, setReply] = useState("");
+  // What a sort applies, as the catalogue's does: with the search typed before it (a handler's closure).
+  const [applied, setApplied] = useState("");
   return h(
     "form",
     { "data-interactive": interactive },
@@ -35,7 +37,14 @@ function Page() {
     h("input", { id: "coupon", type: "text", value: coupon, onChange: (e) => setCoupon(e.target.value) }),
     h(
       "select",
-      { id: "sort", value: sort, onChange: (e: { target: HTMLSelectElement }) => setSort(e.target.value) },
+      {
+        id: "sort",
+        value: sort,
+        onChange: (e: { target: HTMLSelectElement }) => {
+          setSort(e.target.value);
+          setApplied(`${q}:${e.target.value}`);
+        },
+      },
       h("option", { value: "featured" }, "Featured"),
       h("option", { value: "price" }, "Price"),
     ),
@@ -56,13 +65,13 @@ function Page() {
       value: reply,
       onChange: (e: { target: HTMLTextAreaElement }) => setReply(e.target.value),
     }),
-    h("output", { id: "state" }, JSON.stringify({ quantity, q, coupon, sort, terms, duration, reply })),
+    h("output", { id: "state" }, JSON.stringify({ quantity, q, coupon, sort, terms, duration, reply, applied })),
   );
 }
 
 let root: Root | undefined;
 afterEach(() => {
-  act(() => root?.unmount());
+  root?.unmount();
   root = undefined;
   document.body.innerHTML = "";
   delete window.__kestrelBoot;
@@ -83,13 +92,18 @@ function paintedPage() {
   return { field, type };
 }
 
+/** Hydrates as a browser does: React's own scheduler, not act()'s queue (which defers what a real event flushes). */
 async function hydrate() {
-  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+  globalThis.IS_REACT_ACT_ENVIRONMENT = false;
   const host = document.getElementById("app");
   if (!host) throw new Error("no #app");
-  await act(async () => {
-    root = hydrateRoot(host, h(Page));
-  });
+  root = hydrateRoot(host, h(Page));
+  const form = () => document.querySelector("form");
+  for (let tick = 0; form()?.getAttribute("data-interactive") !== "true"; tick++) {
+    if (tick > 200) throw new Error("the page never hydrated");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const state = () => JSON.parse(document.getElementById("state")?.textContent ?? "{}");
@@ -116,6 +130,7 @@ describe("field edits made before hydration", () => {
       terms: true,
       duration: "lifetime",
       reply: "Hello, my key",
+      applied: "studio:price",
     });
     expect(document.getElementById("total")?.textContent).toBe("$119.97");
     expect(document.getElementById("results")?.textContent).toBe("matches for studio");
@@ -133,7 +148,6 @@ describe("field edits made before hydration", () => {
     field("q").setSelectionRange(2, 4);
 
     await hydrate();
-    await new Promise((resolve) => setTimeout(resolve));
     expect(state().q).toBe("studio");
     expect(document.activeElement).toBe(field("q"));
     expect([field("q").selectionStart, field("q").selectionEnd]).toEqual([2, 4]);

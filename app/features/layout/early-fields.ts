@@ -12,17 +12,30 @@ import type { EarlyFieldEdit } from "./boot/boot-state";
  * tracker's back (the prototype's setter) and sent the event: the same steps a browser's typing takes.
  * Focus is never moved, and a focused text field gets its caret back where it was.
  */
-export function replayEarlyFieldEdits(edits: readonly EarlyFieldEdit[]): void {
-  for (const edit of edits) {
-    const { field } = edit;
-    if (!field.isConnected || field.disabled) continue;
-    if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
-      replayChoice(field, edit.checked);
-    } else if (field instanceof HTMLSelectElement) {
-      replaySelect(field, edit.value);
-    } else {
-      replayTyping(field, edit);
-    }
+export function replayEarlyFieldEdits(edits: readonly EarlyFieldEdit[], then: () => void = () => {}): void {
+  // One edit per microtask, as typing comes one event per task: React renders each change (in its own microtask,
+  // queued by the event) before the next, so every handler sees the state the edits before it made. Microtasks also
+  // run before the next paint, so the server's values are never seen again.
+  const [edit, ...rest] = edits;
+  if (!edit) {
+    then();
+    return;
+  }
+  queueMicrotask(() => {
+    replayEdit(edit);
+    replayEarlyFieldEdits(rest, then);
+  });
+}
+
+function replayEdit(edit: EarlyFieldEdit) {
+  const { field } = edit;
+  if (!field.isConnected || field.disabled) return;
+  if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
+    replayChoice(field, edit.checked);
+  } else if (field instanceof HTMLSelectElement) {
+    replaySelect(field, edit.value);
+  } else {
+    replayTyping(field, edit);
   }
 }
 
@@ -53,11 +66,9 @@ function replayTyping(field: HTMLInputElement | HTMLTextAreaElement, edit: Early
   field.value = field.defaultValue === edit.value ? `${edit.value} ` : field.defaultValue;
   setValue.call(field, edit.value);
   field.dispatchEvent(new Event("input", { bubbles: true }));
-  if (!caret || field.ownerDocument.activeElement !== field) return;
-  // After React has rendered the new state: inside this effect it first puts the old value back, caret and all.
-  setTimeout(() => {
-    if (field.ownerDocument.activeElement === field && field.value === edit.value) field.setSelectionRange(...caret);
-  });
+  // React has rendered the new state by now (it does before it returns from a change event it handled).
+  if (caret && field.ownerDocument.activeElement === field && field.value === edit.value)
+    field.setSelectionRange(...caret);
 }
 
 function selectionOf(field: HTMLInputElement | HTMLTextAreaElement): EarlyFieldEdit["selection"] {
