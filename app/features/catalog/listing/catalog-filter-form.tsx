@@ -108,15 +108,19 @@ export function CatalogFilterForm({
   const urlSearch = catalogSearch({ filters, sort, page: 1 });
   const [draft, setDraft] = useState(() => draftFrom(filters, sort));
   const [syncedSearch, setSyncedSearch] = useState(urlSearch);
-  // The search we navigated to last: when the URL reaches it, the inputs already show it (and may be ahead of it).
-  const ownSearch = useRef<string | null>(null);
+  // The searches we navigated to that the URL has not settled on yet, the newest last: while the URL passes through
+  // them (a sort's navigation landing after the search typed next), the inputs already show more than it does.
+  const ownSearches = useRef<string[]>([]);
   const timer = useRef<number | undefined>(undefined);
   const details = useRef<HTMLDetailsElement>(null);
 
   if (urlSearch !== syncedSearch) {
     setSyncedSearch(urlSearch);
+    const own = ownSearches.current;
     // A link such as the footer's `/products?category=creator` changed the URL: show what it asks for.
-    if (urlSearch !== ownSearch.current) setDraft(draftFrom(filters, sort));
+    if (!own.includes(urlSearch)) setDraft(draftFrom(filters, sort));
+    // Settled on the newest: the ones before it are behind us.
+    if (own.at(-1) === urlSearch) ownSearches.current = [urlSearch];
   }
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
@@ -143,7 +147,7 @@ export function CatalogFilterForm({
   function go(next: Draft, replace: boolean) {
     window.clearTimeout(timer.current);
     const search = searchFrom(next, known);
-    ownSearch.current = search;
+    ownSearches.current = [...ownSearches.current, search];
     navigate({ pathname: path("/products"), search }, { replace, preventScrollReset: true });
   }
 

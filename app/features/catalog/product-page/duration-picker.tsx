@@ -1,19 +1,20 @@
 import { Plural, Trans } from "@lingui/react/macro";
 import { type ReactNode, useEffect, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import type { Duration, Product } from "../catalog.content";
 import { durationFromSearch, isSoldOut, type StockNote, stockNote } from "../catalog";
 import { AskedCurrencyField } from "~/features/currency/asked-currency-field";
 import { PriceText } from "~/features/currency/price-text";
 import { useDisplayCurrency } from "~/features/currency/display-currency";
 import { computeTotal, findDuration } from "../pricing";
+import { useQueryMirror } from "./query-mirror";
 
 /**
  * The selected duration: answers a click at once and mirrors it into `?duration=` (replacing the entry),
  * so a reload or a shared link keeps it and the page works without JavaScript.
  */
 export function useSelectedDuration(product: Product) {
-  const navigate = useNavigate();
+  const mirror = useQueryMirror();
   // Read from the URL, not the loader: the route skips revalidation when only `?duration=` changes.
   const [searchParams] = useSearchParams();
   const urlDuration = durationFromSearch(product, searchParams);
@@ -27,9 +28,7 @@ export function useSelectedDuration(product: Product) {
   function select(duration: Duration) {
     setSelected(duration);
     setSyncedValue(duration.value);
-    const next = new URLSearchParams(searchParams);
-    next.set("duration", duration.value);
-    navigate({ search: `?${next}` }, { replace: true, preventScrollReset: true });
+    mirror({ duration: duration.value });
   }
   return [current, select] as const;
 }

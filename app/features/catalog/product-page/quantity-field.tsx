@@ -1,8 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { type ReactNode, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import type { Product } from "../catalog.content";
 import { clampQuantity, minQuantityOf, type QuantityBounds, quantityFromSearch } from "../catalog";
+import { useQueryMirror } from "./query-mirror";
 
 /** The fewest and most keys the buyer may ask for: the product's bounds, the most lowered to the stock left. */
 type QuantityLimit = QuantityBounds;
@@ -12,7 +13,7 @@ type QuantityLimit = QuantityBounds;
  * on every valid change. `text` is what the buyer typed, kept while it is momentarily empty or out of range.
  */
 export function useSelectedQuantity(product: QuantityLimit) {
-  const navigate = useNavigate();
+  const mirror = useQueryMirror();
   const [searchParams] = useSearchParams();
   const urlQuantity = quantityFromSearch(product, searchParams);
   const [text, setText] = useState(String(urlQuantity));
@@ -27,9 +28,7 @@ export function useSelectedQuantity(product: QuantityLimit) {
     setText(value);
     const next = validQuantity(product, value);
     if (next === null) return;
-    const search = new URLSearchParams(searchParams);
-    search.set("quantity", String(next));
-    navigate({ search: `?${search}` }, { replace: true, preventScrollReset: true });
+    mirror({ quantity: String(next) });
   }
   return { quantity: typed ?? urlQuantity, text, change } as const;
 }

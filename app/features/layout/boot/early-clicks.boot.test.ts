@@ -104,6 +104,17 @@ describe("the early-click recorder", () => {
     expect(boot.clickedButtons).toEqual([]);
   });
 
+  it("keeps a text field's place when its change event (on leaving it) repeats what was typed", () => {
+    const { window, boot, element } = paintedPage();
+    const q = element("#q") as HTMLInputElement;
+    q.value = "studio";
+    q.dispatchEvent(new window.Event("input", { bubbles: true }));
+    (element("#sort") as HTMLSelectElement).value = "price";
+    element("#sort").dispatchEvent(new window.Event("change", { bubbles: true }));
+    q.dispatchEvent(new window.Event("change", { bubbles: true }));
+    expect(boot.fields.map(({ field }) => field.id)).toEqual(["q", "sort"]);
+  });
+
   it("keeps one entry per radio group: the radio chosen last", () => {
     const { boot, element } = paintedPage();
     element("#lifetime").click();

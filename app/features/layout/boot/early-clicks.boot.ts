@@ -35,6 +35,9 @@ export default function installEarlyClickRecorder(win: Window & typeof globalThi
   const edit = (event: Event) => {
     const field = event.target as EarlyFieldEdit["field"];
     if (!EDITED_FIELD.test(field.tagName) || UNEDITED_INPUT.test(field.type)) return;
+    // A text field's change event (on leaving it) repeats its last input: it keeps its place among the edits.
+    const last = boot.fields.find((earlier) => earlier.field === field);
+    if (last && event.type === "change" && last.value === field.value) return;
     // One entry per field, and per radio group (only the chosen radio reports a change), the latest edit last.
     boot.fields = boot.fields.filter(
       ({ field: earlier }) =>
