@@ -259,6 +259,29 @@ test.describe("what a buyer types before the page is ready", () => {
   });
 });
 
+test("the chat panel's answer box: a message typed the moment it opens (clicked open before hydration) is kept while the conversation loads", async ({
+  page,
+}) => {
+  // This browser holds the conversation the team has answered, so the box takes messages as soon as it opens.
+  const link = new URL(conversationLink);
+  await page.goto(`${app.url}${link.pathname}${link.search}`);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  const release = await holdFramework(page);
+  await page.goto(`${app.url}/faq`, { waitUntil: "domcontentloaded" });
+  await page.getByRole("button", { name: "Open support chat" }).click();
+  release();
+  const box = page.getByRole("dialog", { name: "Support Chat" }).getByRole("textbox", { name: "Your message" });
+  await expect(box).toBeEnabled({ timeout: 30_000 });
+  await box.pressSequentially("typed at once");
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestIdleCallback(() => requestIdleCallback(() => resolve()))),
+  );
+  await expect(page.getByRole("dialog", { name: "Support Chat" }).getByText("We are on it.").first()).toBeVisible();
+  await expect(box).toHaveValue("typed at once");
+  await expect(box).toBeFocused();
+});
+
 test.describe("what the team types before the console is ready", () => {
   test.beforeEach(async ({ context }) => {
     await context.addCookies([{ name: "kestrel-staff", value: ownerToken, url: app.url }]);
