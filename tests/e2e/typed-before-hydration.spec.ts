@@ -1,5 +1,6 @@
 import { type ElementHandle, expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { solveCaptchaPayload } from "../support/captcha-solver";
 import { holdFramework, waitForHydration } from "../support/hydration";
 import { type ShopConnectedApp, startShopConnectedApp } from "../support/shop-connected-app";
 import { addStaffSession } from "../support/staff-sessions";
@@ -259,6 +260,25 @@ test.describe("what a buyer types before the page is ready", () => {
   });
 });
 
+test("the demo checkout page: the email address typed early is kept", async ({ page }) => {
+  // A Kestrel Studio Lifetime checkout, asked for as the product page asks (captcha solved).
+  const challenge = await (await fetch(`${app.url}/api/checkout/challenge`)).json();
+  const started = await fetch(`${app.url}/api/checkout`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      productId: 446894,
+      variantId: 653023,
+      quantity: 1,
+      altcha: await solveCaptchaPayload(challenge),
+    }),
+  });
+  expect(started.status).toBe(200);
+  const { url } = (await started.json()) as { url: string };
+  const checkout = new URL(url, app.url);
+  await typeBeforeHydration(page, `${app.url}${checkout.pathname}${checkout.search}`);
+});
+
 test("the chat panel's answer box: a message typed the moment it opens (clicked open before hydration) is kept while the conversation loads", async ({
   page,
 }) => {
@@ -294,6 +314,7 @@ test.describe("what the team types before the console is ready", () => {
     "/admin/status",
     "/admin/staff",
     "/admin/audit",
+    "/admin/account",
   ])
     test(`${path}: every field keeps what was typed`, async ({ page }) => {
       await typeBeforeHydration(page, `${app.url}${path}`);
