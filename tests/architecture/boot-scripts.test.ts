@@ -72,7 +72,7 @@ function stringBuiltScriptsIn(file: string, source: string): string[] {
         const html = htmlOf(inner);
         const type = attributes.get("type");
         const isJsonLd = type !== undefined && ts.isStringLiteral(type) && type.text === "application/ld+json";
-        const fromBootModule = html !== undefined && ts.isIdentifier(html) && bootScriptImports.has(html.text);
+        const fromBootModule = html !== undefined && isBootText(html, bootScriptImports);
         const fromJsonLd =
           isJsonLd &&
           html !== undefined &&
@@ -91,7 +91,23 @@ function stringBuiltScriptsIn(file: string, source: string): string[] {
 }
 
 const ALLOWED_TEXT =
-  'only a compiled boot module (a "?boot-script" import) or serializeJsonLd() in a type="application/ld+json" script may give it';
+  'only a compiled boot module (a "?boot-script" import, or on the server alone) or serializeJsonLd() in a type="application/ld+json" script may give it';
+
+/**
+ * A boot module's text: its default import, or `import.meta.env.SSR ? <import> : ""` (the server sends the text; the
+ * client hydrates the element as it came and so need not carry it).
+ */
+function isBootText(html: ts.Expression, bootScriptImports: ReadonlySet<string>): boolean {
+  if (ts.isIdentifier(html)) return bootScriptImports.has(html.text);
+  return (
+    ts.isConditionalExpression(html) &&
+    html.condition.getText() === "import.meta.env.SSR" &&
+    ts.isIdentifier(html.whenTrue) &&
+    bootScriptImports.has(html.whenTrue.text) &&
+    ts.isStringLiteral(html.whenFalse) &&
+    html.whenFalse.text === ""
+  );
+}
 
 /** The expression given as `__html` in `dangerouslySetInnerHTML={{ __html: … }}`. */
 function htmlOf(initializer: ts.JsxAttributeValue | undefined): ts.Expression | undefined {
@@ -143,6 +159,8 @@ describe("boot code", () => {
       "export const E = () => <script nonce={n} dangerouslySetInnerHTML={{ __html: recorder }} />;",
       'export const F = () => <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeJsonLd(d) }} />;',
       'const run = new Function("return 1"); redis.eval(PAUSE);',
+      'export const G = () => <script dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? recorder : "" }} />;',
+      "export const H = () => <script dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? SCRIPT : `` }} />;",
     ].join("\n");
     expect(stringBuiltScriptsIn("app/y.tsx", source)).toEqual([
       "app/y.tsx:9: builds code from a string (new Function(…)",
@@ -150,6 +168,7 @@ describe("boot code", () => {
       `app/y.tsx:4: <script> takes its text from \`go(1)\`; ${ALLOWED_TEXT}`,
       "app/y.tsx:5: <script> has children; its text must come from a compiled boot module",
       `app/y.tsx:6: <script> takes its text from serializeJsonLd(data); ${ALLOWED_TEXT}`,
+      `app/y.tsx:11: <script> takes its text from import.meta.env.SSR ? SCRIPT : \`\`; ${ALLOWED_TEXT}`,
     ]);
   });
 });

@@ -8,6 +8,13 @@ import { InlineStylesheetContext } from "./inline-stylesheet";
  */
 export function BootAfterPaint() {
   const nonce = useContext(InlineStylesheetContext)?.nonce;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: a compiled boot module of ours; hydration keeps it as is.
-  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: starterScript }} />;
+  return (
+    <script
+      nonce={nonce}
+      suppressHydrationWarning
+      // Only the server sends the text: hydration keeps the element as it came, so the client bundle carries none of it.
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: a compiled boot module of ours.
+      dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? starterScript : "" }}
+    />
+  );
 }

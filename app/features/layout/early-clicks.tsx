@@ -14,8 +14,15 @@ import { InlineStylesheetContext } from "./inline-stylesheet";
  */
 export function EarlyClickRecorder() {
   const nonce = useContext(InlineStylesheetContext)?.nonce;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: a compiled boot module of ours; hydration keeps it as is.
-  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: recorderScript }} />;
+  return (
+    <script
+      nonce={nonce}
+      suppressHydrationWarning
+      // Only the server sends the text: hydration keeps the element as it came, so the client bundle carries none of it.
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: a compiled boot module of ours.
+      dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? recorderScript : "" }}
+    />
+  );
 }
 
 /**
