@@ -1,6 +1,8 @@
-// The audit log (issue 34): who did what, when, from where. Written before the answer is sent; nothing edits or
-// deletes an entry except the retention prune (AUDIT_RETENTION_DAYS).
-import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
+// The audit log (issue 34): who did what, when, from where. A change's entry is written in the change's own
+// transaction (issue 42, auditedChange); nothing edits or deletes an entry except the retention prune
+// (AUDIT_RETENTION_DAYS).
+import type { Kysely, Selectable, SelectQueryBuilder, Transaction } from "kysely";
+import { ChangeUndoneError } from "~/platform/db.server";
 import type { AuditLogTable, Database } from "../../../db/schema";
 
 /** Every kind of entry. */
@@ -53,10 +55,46 @@ export interface AuditEntryInput {
   now?: Date;
 }
 
+/** An entry but for what was done: who, from where, and on what. */
+export type AuditBase = Omit<AuditEntryInput, "action">;
+
 /** Who made a request, for its audit entry. */
 export interface AuditRequestInfo {
   clientAddress: string | null;
   userAgent: string | null;
+}
+
+/** Why a change was not made: its audit entry could not be written, so the transaction holding both was undone. */
+export class AuditWriteError extends ChangeUndoneError {
+  constructor(cause: unknown) {
+    super("Nothing was changed: the audit log could not be written.", { cause });
+    this.name = "AuditWriteError";
+  }
+}
+
+/**
+ * A change and its audit entry in one transaction (both dialects): `entryFor` says from the change's result what to
+ * record (null: nothing happened, nothing to record). A failing audit write undoes the change and throws
+ * AuditWriteError. Whatever the change announces (the doorbell, status news, the thread relay) is for the caller to
+ * do after this returns, once both are committed.
+ */
+export async function auditedChange<T>(
+  db: Kysely<Database>,
+  change: (trx: Transaction<Database>) => Promise<T>,
+  entryFor: (result: T) => AuditEntryInput | null | undefined | false,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const result = await change(trx);
+    const entry = entryFor(result);
+    if (entry) {
+      try {
+        await recordAudit(trx, entry);
+      } catch (error) {
+        throw new AuditWriteError(error);
+      }
+    }
+    return result;
+  });
 }
 
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntryInput): Promise<void> {

@@ -1,5 +1,6 @@
 // The running app's support relay: stores accepted requests and runs one delivery worker per process.
 import type { Kysely } from "kysely";
+import { type AuditEntryInput, auditedChange } from "~/features/audit/audit-log.server";
 import type { SupportRequestInput } from "~/features/support-chat/support-chat";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";
 import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
@@ -180,8 +181,10 @@ export async function retrySupportRequests(
   dialect: DbDialect,
   webhookUrl: string,
   target: { id: string } | { allUndelivered: true },
+  entryFor: (queued: string[]) => AuditEntryInput | null = () => null,
 ): Promise<DeliveryPass & { queued: string[] }> {
-  const queued = await requeueSupportRequests(db, target);
+  // Queued with its audit entry in one transaction; the delivery pass runs only once both are committed.
+  const queued = await auditedChange(db, (trx) => requeueSupportRequests(trx, target), entryFor);
   if (queued.length === 0) return { queued, delivered: [], retrying: [], failed: [] };
   const pass = await deliverDueSupportRequests({
     db,

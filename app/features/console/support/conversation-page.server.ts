@@ -2,7 +2,6 @@
 // forms: each change an audit entry with before and after, answered with a redirect so a reload never sends a reply
 // twice.
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/audit/audit-log.server";
 import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import { mayEnter } from "~/features/staff/roles";
 import { findConversation } from "~/features/support-conversation/conversation-store.server";
@@ -126,36 +125,26 @@ export async function conversationAction(request: Request, context: Context, id:
       if (intent === "reply") {
         // A resolved conversation takes no replies from either side until it is reopened.
         if (conversation.status !== "open") return problem("resolved", draft, 409);
-        await replyFromConsole(db, agent, id, message);
-        await recordAudit(db, { ...audit, action: "support-replied", detail: { length: message.length } });
+        await replyFromConsole(db, agent, id, message, audit);
         return back("replied");
       }
-      await noteFromConsole(db, agent, id, message);
-      await recordAudit(db, { ...audit, action: "support-note-added", detail: { length: message.length } });
+      await noteFromConsole(db, agent, id, message, audit);
       return back("noted");
     }
 
     if (intent === "assign-to-me" || intent === "unassign") {
       const to = intent === "assign-to-me" ? session.staff.id : null;
-      const changed = await assignConversation(db, id, to);
-      if (changed)
-        await recordAudit(db, {
-          ...audit,
-          action: "support-assigned",
-          detail: { before: changed.before, after: to },
-        });
+      await assignConversation(db, id, to, audit);
       return back(to ? "assigned" : "unassigned");
     }
 
     if (intent === "resolve") {
-      if (await resolveFromConsole(db, id))
-        await recordAudit(db, { ...audit, action: "support-resolved", detail: { before: "open", after: "resolved" } });
+      await resolveFromConsole(db, id, audit);
       return back("resolved");
     }
 
     if (intent === "reopen") {
-      if (await reopenFromConsole(db, id))
-        await recordAudit(db, { ...audit, action: "support-reopened", detail: { before: "resolved", after: "open" } });
+      await reopenFromConsole(db, id, audit);
       return back("reopened");
     }
 

@@ -2,6 +2,7 @@
 // wait first, in pages read through one index range; one conversation with everything an agent needs beside it; and
 // every change (reply, note, assignment, resolve, reopen) stored with what it tells the Discord thread (an outbox).
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type AuditBase, auditedChange } from "~/features/audit/audit-log.server";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import {
   type ConversationNoteRow,
@@ -376,67 +377,106 @@ export interface Agent {
 
 /**
  * An agent's reply: stored as a team reply (the visitor's page, stream and unseen-reply mail take it from there, as
- * a thread reply), and queued for the thread under the agent's name in the same transaction.
+ * a thread reply), and queued for the thread under the agent's name, with its audit entry, in one transaction; the
+ * doorbell rings only once that is committed.
  */
-export async function replyFromConsole(db: Db, agent: Agent, conversationId: string, body: string, now = new Date()) {
-  const posted = await db.transaction().execute(async (trx) => {
-    const reply = await addTeamReply(
-      trx,
-      conversationId,
-      { authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
-      now,
-    );
-    if (botConfigured())
-      await queueThreadPost(trx, { conversationId, kind: "reply", authorName: agentName(agent.email), body }, now);
-    return reply;
-  });
+export async function replyFromConsole(
+  db: Db,
+  agent: Agent,
+  conversationId: string,
+  body: string,
+  audit: AuditBase,
+  now = new Date(),
+) {
+  const entry = { ...audit, action: "support-replied", detail: { length: body.length } } as const;
+  const posted = await auditedChange(
+    db,
+    async (trx) => {
+      const reply = await addTeamReply(
+        trx,
+        conversationId,
+        { authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
+        now,
+      );
+      if (botConfigured())
+        await queueThreadPost(trx, { conversationId, kind: "reply", authorName: agentName(agent.email), body }, now);
+      return reply;
+    },
+    () => entry,
+  );
   ringConversation(conversationId);
   wakeThreadRelay();
   return posted;
 }
 
 /** An internal note: kept beside the conversation (never the visitor's), told to the thread as a `note:`. */
-export async function noteFromConsole(db: Db, agent: Agent, conversationId: string, body: string, now = new Date()) {
-  const note = await db.transaction().execute(async (trx) => {
-    const stored = await addConversationNote(
-      trx,
-      { conversationId, authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
-      now,
-    );
-    if (botConfigured())
-      await queueThreadPost(trx, { conversationId, kind: "note", authorName: agentName(agent.email), body }, now);
-    return stored;
-  });
+export async function noteFromConsole(
+  db: Db,
+  agent: Agent,
+  conversationId: string,
+  body: string,
+  audit: AuditBase,
+  now = new Date(),
+) {
+  const entry = { ...audit, action: "support-note-added", detail: { length: body.length } } as const;
+  const note = await auditedChange(
+    db,
+    async (trx) => {
+      const stored = await addConversationNote(
+        trx,
+        { conversationId, authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
+        now,
+      );
+      if (botConfigured())
+        await queueThreadPost(trx, { conversationId, kind: "note", authorName: agentName(agent.email), body }, now);
+      return stored;
+    },
+    () => entry,
+  );
   ringConversation(conversationId);
   wakeThreadRelay();
   return note;
 }
 
 /** Assigns the conversation to someone (or no one); returns who had it before, or false when nothing changed. */
-export async function assignConversation(db: Db, conversationId: string, staffId: string | null) {
-  return db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("support_conversations")
-      .select("assigned_staff_id")
-      .where("id", "=", conversationId)
-      .executeTakeFirst();
-    if (!before || before.assigned_staff_id === staffId) return false as const;
-    await trx
-      .updateTable("support_conversations")
-      .set({ assigned_staff_id: staffId })
-      .where("id", "=", conversationId)
-      .execute();
-    return { before: before.assigned_staff_id };
-  });
+export async function assignConversation(db: Db, conversationId: string, staffId: string | null, audit: AuditBase) {
+  return auditedChange(
+    db,
+    async (trx) => {
+      const before = await trx
+        .selectFrom("support_conversations")
+        .select("assigned_staff_id")
+        .where("id", "=", conversationId)
+        .executeTakeFirst();
+      if (!before || before.assigned_staff_id === staffId) return false as const;
+      await trx
+        .updateTable("support_conversations")
+        .set({ assigned_staff_id: staffId })
+        .where("id", "=", conversationId)
+        .execute();
+      return { before: before.assigned_staff_id };
+    },
+    (changed) =>
+      changed && { ...audit, action: "support-assigned", detail: { before: changed.before, after: staffId } },
+  );
 }
 
 /** Resolves it and archives its thread (through the outbox); false when it was resolved already. */
-export async function resolveFromConsole(db: Db, conversationId: string, now = new Date()): Promise<boolean> {
-  const changed = await db.transaction().execute(async (trx) => {
-    if (!(await resolveConversation(trx, conversationId, now))) return false;
-    if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "archive" }, now);
-    return true;
-  });
+export async function resolveFromConsole(
+  db: Db,
+  conversationId: string,
+  audit: AuditBase,
+  now = new Date(),
+): Promise<boolean> {
+  const changed = await auditedChange(
+    db,
+    async (trx) => {
+      if (!(await resolveConversation(trx, conversationId, now))) return false;
+      if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "archive" }, now);
+      return true;
+    },
+    (changed) => changed && { ...audit, action: "support-resolved", detail: { before: "open", after: "resolved" } },
+  );
   if (changed) {
     ringConversation(conversationId);
     wakeThreadRelay();
@@ -448,23 +488,32 @@ export async function resolveFromConsole(db: Db, conversationId: string, now = n
  * Opens it again and its thread with it; the thread is read again now, but not asked whether it is archived for
  * a while, so the reopening is not undone before the thread has been opened.
  */
-export async function reopenFromConsole(db: Db, conversationId: string, now = new Date()): Promise<boolean> {
-  const changed = await db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable("support_conversations")
-      .set({
-        status: "open",
-        resolved_at: null,
-        next_read_at: sql<string>`CASE WHEN thread_id IS NULL THEN NULL ELSE ${now.toISOString()} END`,
-        state_checked_at: now.toISOString(),
-      })
-      .where("id", "=", conversationId)
-      .where("status", "=", "resolved")
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "unarchive" }, now);
-    return true;
-  });
+export async function reopenFromConsole(
+  db: Db,
+  conversationId: string,
+  audit: AuditBase,
+  now = new Date(),
+): Promise<boolean> {
+  const changed = await auditedChange(
+    db,
+    async (trx) => {
+      const result = await trx
+        .updateTable("support_conversations")
+        .set({
+          status: "open",
+          resolved_at: null,
+          next_read_at: sql<string>`CASE WHEN thread_id IS NULL THEN NULL ELSE ${now.toISOString()} END`,
+          state_checked_at: now.toISOString(),
+        })
+        .where("id", "=", conversationId)
+        .where("status", "=", "resolved")
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "unarchive" }, now);
+      return true;
+    },
+    (changed) => changed && { ...audit, action: "support-reopened", detail: { before: "resolved", after: "open" } },
+  );
   if (changed) {
     ringConversation(conversationId);
     wakeThreadRelay();
