@@ -2,7 +2,10 @@
 // transaction (issue 42, auditedChange); nothing edits or deletes an entry except the retention prune
 // (AUDIT_RETENTION_DAYS).
 import type { Kysely, Selectable, SelectQueryBuilder, Transaction } from "kysely";
+import crypto from "node:crypto";
 import { ChangeUndoneError } from "~/platform/db.server";
+import { getEnv } from "~/platform/env.server";
+import { loadOrCreateLocalSecret } from "~/platform/local-secret.server";
 import type { AuditLogTable, Database } from "../../../db/schema";
 
 /** Every kind of entry. */
@@ -53,6 +56,26 @@ export interface AuditEntryInput {
   userAgent?: string | null;
   sessionBeganWith?: AuditLogTable["session_began_with"];
   now?: Date;
+}
+
+/** What a look-up's text was: an email address, or anything else (an order number, an invoice id, a delivered key). */
+export type LookupKind = "email" | "key";
+
+export function lookupKind(text: string): LookupKind {
+  return text.includes("@") ? "email" : "key";
+}
+
+/**
+ * What the log keeps of a look-up's text (issue 42): its kind and an HMAC-SHA256 of it under AUDIT_HASH_KEY (else a
+ * key generated in DATA_DIR), `email:1f3a…` — the same text hashes the same, so one buyer's look-ups can be followed,
+ * but neither the text nor anything that reveals it without the key is ever written. Emails are compared in any case.
+ */
+export function lookupTarget(text: string): string {
+  const kind = lookupKind(text.trim());
+  const normal = kind === "email" ? text.trim().toLowerCase() : text.trim();
+  const key = getEnv().AUDIT_HASH_KEY ?? loadOrCreateLocalSecret("audit-hash-key");
+  const digest = crypto.createHmac("sha256", key).update(`kestrel-audit-${kind}:${normal}`).digest("hex");
+  return `${kind}:${digest.slice(0, 32)}`;
 }
 
 /** An entry but for what was done: who, from where, and on what. */
