@@ -245,10 +245,12 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
     await readDueThreads({ db: db(), bot, schedule: { fastMs: 0, slowMs: 0 }, stateCheckMs: 3_600_000 });
     const team = (await conversationMessages(db(), conversation.id)).filter((m) => m.author === "team");
     expect(team).toHaveLength(1);
-    const view = await loadConsoleConversation(db(), conversation.id, () => ({
-      productName: "x",
-      durationLabel: null,
-    }));
+    const view = await loadConsoleConversation(
+      db(),
+      conversation.id,
+      () => ({ productName: "x", durationLabel: null }),
+      by(GRACE, conversation.id),
+    );
     expect(view?.timeline.at(-1)).toMatchObject({
       kind: "message",
       author: "team",
@@ -313,10 +315,12 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
     const during = await post(bot);
     expect(during.delivered).toEqual([]);
     expect(during.retrying.length).toBeGreaterThan(0);
-    const view = await loadConsoleConversation(db(), conversation.id, () => ({
-      productName: "x",
-      durationLabel: null,
-    }));
+    const view = await loadConsoleConversation(
+      db(),
+      conversation.id,
+      () => ({ productName: "x", durationLabel: null }),
+      by(ADA, conversation.id),
+    );
     expect(view?.unsentToThread.map((p) => p.kind)).toEqual(["reply", "note"]);
     await emulator.start();
     // Due again after the backoff (1 ms base here).

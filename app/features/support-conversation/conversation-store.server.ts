@@ -163,6 +163,8 @@ export async function openConversation(
     category: string;
     locale: string;
     visitorEmail: string | null;
+    /** The address the visitor's /orders session was signed in with when the request was sent. */
+    signedInEmail?: string | null;
     lines: ReadonlyArray<{ author: "visitor" | "system"; body: string }>;
   },
   now = new Date(),
@@ -174,6 +176,10 @@ export async function openConversation(
     category: input.category,
     locale: input.locale,
     visitor_email: input.visitorEmail,
+    visitor_email_proven_at:
+      input.visitorEmail !== null && input.signedInEmail?.trim().toLowerCase() === input.visitorEmail.toLowerCase()
+        ? at
+        : null,
     status: "open",
     channel_id: null,
     thread_id: null,

@@ -40,7 +40,11 @@ let worker: DeliveryWorker | undefined;
  * Stores the request (the outbox) with its conversation in one transaction and wakes the worker; once this resolves
  * the request cannot be lost. Returns the conversation's browser key and link key, which only the visitor gets.
  */
-export async function acceptSupportRequest(input: Pick<SupportRequestInput, "category" | "answers" | "locale">) {
+export async function acceptSupportRequest(
+  input: Pick<SupportRequestInput, "category" | "answers" | "locale">,
+  /** The address of the /orders session the request came with: the conversation's address is proven when it matches. */
+  signedInEmail: string | null = null,
+) {
   const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined || botConfigured();
   const { request, opened } = await getDb()
     .db.transaction()
@@ -51,6 +55,7 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
         category: input.category,
         locale: input.locale ?? "en",
         visitorEmail: visitorEmailFrom(input.answers),
+        signedInEmail,
         lines: questionnaireLines(input.category, input.answers),
       });
       return { request, opened };

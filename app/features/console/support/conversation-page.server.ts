@@ -33,8 +33,14 @@ function notFound() {
   return data({ error: "No such conversation." }, { status: 404, headers: NO_STORE });
 }
 
-export async function loadConversationPage(request: Request, id: string | undefined) {
+export async function loadConversationPage(request: Request, context: Context, id: string | undefined) {
   const session = await requireStaff(request, "support");
+  // Who is looking, for the audit entry of the buyer's orders shown beside a proven address.
+  const viewer = {
+    actor: session.staff.email,
+    sessionBeganWith: session.beganWith,
+    ...auditInfo(request, context.get(clientAddressContext)),
+  };
   if (!id || !UUID.test(id)) throw notFound();
   const url = new URL(request.url);
   const { db } = getDb();
@@ -43,7 +49,7 @@ export async function loadConversationPage(request: Request, id: string | undefi
     if (!conversation) return undefined;
     const filter = inboxFilterOf(url, session.staff.id);
     const [view, around, waiting] = await Promise.all([
-      consoleConversationOf(db, conversation, catalogueNames),
+      consoleConversationOf(db, conversation, catalogueNames, viewer),
       neighbours(db, filter, conversation),
       waitingCounts(db, session.staff.id),
     ]);

@@ -2,7 +2,7 @@
 // wait first, in pages read through one index range; one conversation with everything an agent needs beside it; and
 // every change (reply, note, assignment, resolve, reopen) stored with what it tells the Discord thread (an outbox).
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
-import { type AuditBase, auditedChange } from "~/features/audit/audit-log.server";
+import { type AuditBase, auditedChange, lookupTarget, recordAudit } from "~/features/audit/audit-log.server";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import {
   type ConversationNoteRow,
@@ -260,6 +260,11 @@ export interface ConsoleConversation {
   waitingOn: "us" | "visitor";
   since: string;
   visitorEmail: string | null;
+  /**
+   * Whether the address is the visitor's own: they were signed in at /orders with it when the request was sent. Only
+   * then are its orders (and keys) looked up; any other address is "not verified" and shows none.
+   */
+  visitorEmailProven: boolean;
   createdAt: string;
   resolvedAt: string | null;
   assignee: { id: string; email: string } | null;
@@ -268,6 +273,7 @@ export interface ConsoleConversation {
   answers: Array<{ question: string; answer: string }>;
   /** Messages after the questionnaire and the notes, oldest first. */
   timeline: TimelineEntry[];
+  /** The proven address's orders; always empty for an address not proven. */
   orders: FoundOrder[];
   /** What the thread has not been told yet (waiting or failed). */
   unsentToThread: Array<{ kind: string; status: string; nextAttemptAt: string | null; lastError: string | null }>;
@@ -277,9 +283,26 @@ export async function loadConsoleConversation(
   db: Db,
   id: string,
   names: ProductNames,
+  viewer: AuditBase,
 ): Promise<ConsoleConversation | undefined> {
   const conversation = await findConversation(db, id);
-  return conversation ? consoleConversationOf(db, conversation, names) : undefined;
+  return conversation ? consoleConversationOf(db, conversation, names, viewer) : undefined;
+}
+
+/**
+ * The orders of the conversation's address, only when it is proven, and each look-up an audit entry (`viewer`'s)
+ * written before the orders are read: the log says who saw which buyer's keys, and from which conversation.
+ */
+async function provenAddressOrders(db: Db, conversation: ConversationRow, names: ProductNames, viewer: AuditBase) {
+  const email = conversation.visitor_email;
+  if (!email || !conversation.visitor_email_proven_at) return [];
+  await recordAudit(db, {
+    ...viewer,
+    action: "orders-looked-up",
+    target: lookupTarget(email),
+    detail: { conversation: conversation.id },
+  });
+  return (await searchOrders(db, email, 1, names)).orders;
 }
 
 /** A conversation already read (the page has it for its neighbours), with everything the console shows beside it. */
@@ -287,6 +310,7 @@ export async function consoleConversationOf(
   db: Db,
   conversation: ConversationRow,
   names: ProductNames,
+  viewer: AuditBase,
 ): Promise<ConsoleConversation> {
   const id = conversation.id;
   const [request, messages, notes, assignee, posts, orders] = await Promise.all([
@@ -307,9 +331,7 @@ export async function consoleConversationOf(
           .executeTakeFirst()
       : Promise.resolve(undefined),
     unsentThreadPosts(db, id),
-    conversation.visitor_email
-      ? searchOrders(db, conversation.visitor_email, 1, names).then((r) => r.orders)
-      : Promise.resolve([]),
+    provenAddressOrders(db, conversation, names, viewer),
   ]);
   const answers = answersOf(request?.answers);
   const questions = SUPPORT_QUESTIONS[conversation.category as keyof typeof SUPPORT_QUESTIONS] ?? [];
@@ -348,6 +370,7 @@ export async function consoleConversationOf(
     waitingOn: conversation.waiting_on,
     since: conversation.waiting_since ?? conversation.created_at,
     visitorEmail: conversation.visitor_email,
+    visitorEmailProven: conversation.visitor_email !== null && conversation.visitor_email_proven_at !== null,
     createdAt: conversation.created_at,
     resolvedAt: conversation.resolved_at,
     assignee: assignee ?? null,
