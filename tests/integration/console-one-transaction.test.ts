@@ -5,6 +5,7 @@ import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuditWriteError } from "~/features/audit/audit-log.server";
 import { accountAction } from "~/features/console/account/account-page.server";
+import { loadSetupPage, signOut } from "~/features/console/sign-in/sign-in-page.server";
 import { deliveriesAction } from "~/features/console/deliveries/deliveries-page.server";
 import { staffAction } from "~/features/console/staff/staff-page.server";
 import { statusConsoleAction } from "~/features/console/status/status-page.server";
@@ -128,6 +129,36 @@ describe.each(dialects)("a change and its audit entry on %s", (dialect) => {
     expect((await send({ intent: "role", email: other.staff.email, role: "admin" })).status).toBe(200);
     expect((await findStaffByEmail(db(), other.staff.email))?.role).toBe("admin");
     expect(await auditCount("staff-role-changed")).toBe(1);
+  });
+
+  it("Sign out everywhere and a setup link's session are undone when their entry fails", async () => {
+    const me = await person("admin");
+    await createSession(db(), { staffId: me.staff.id, beganWith: "passkey" });
+    await breakAuditLog();
+    const { request, context } = post("/admin/sign-out", me.cookie, { intent: "sign-out-everywhere" });
+    expect(await settle(signOut(request, context))).toEqual(UNDONE);
+    const sessions = db().selectFrom("staff_sessions").select("id_hash").where("staff_id", "=", me.staff.id);
+    expect(await sessions.execute()).toHaveLength(2);
+
+    const { token, staff } = await inviteStaff(db(), {
+      email: `setup-${++people}@example.com`,
+      role: "support",
+      by: "cli",
+    });
+    const setup = new Request(`${ORIGIN}/admin/setup?token=${token}`);
+    const setupContext = new RouterContextProvider();
+    setupContext.set(clientAddressContext, "10.0.0.9");
+    expect(await settle(loadSetupPage(setup, setupContext))).toEqual(UNDONE);
+    // The link is still unspent: the person can open it again once the log can be written.
+    const link = await db()
+      .selectFrom("staff_setup_links")
+      .select("used_at")
+      .where("staff_id", "=", staff.id)
+      .execute();
+    expect(link).toEqual([{ used_at: null }]);
+    expect(
+      await db().selectFrom("staff_sessions").select("id_hash").where("began_with", "=", "setup-link").execute(),
+    ).toEqual([]);
   });
 
   it("a passkey renamed or removed keeps its name and stays when the entry fails", async () => {

@@ -104,12 +104,12 @@ export class AuditWriteError extends ChangeUndoneError {
 export async function auditedChange<T>(
   db: Kysely<Database>,
   change: (trx: Transaction<Database>) => Promise<T>,
-  entryFor: (result: T) => AuditEntryInput | null | undefined | false,
+  entryFor: (result: T) => AuditEntryInput | AuditEntryInput[] | null | undefined | false,
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
     const result = await change(trx);
-    const entry = entryFor(result);
-    if (entry) {
+    const entries = entryFor(result);
+    for (const entry of Array.isArray(entries) ? entries : entries ? [entries] : []) {
       try {
         await recordAudit(trx, entry);
       } catch (error) {
