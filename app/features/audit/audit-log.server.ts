@@ -211,16 +211,34 @@ function csvField(value: string | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** What the filters show, as CSV (RFC 4180), newest first, read in pages so memory stays flat. */
-export async function* auditCsv(db: Kysely<Database>, filters: AuditFilters): AsyncGenerator<string> {
+/** Rows the CSV export reads at a time. */
+export const AUDIT_CSV_BATCH = 500;
+
+/**
+ * What the filters show, as CSV (RFC 4180), newest first, read in batches so memory stays flat, each batch by key
+ * range (older than the last row's time and id, issue 42), so a read deep into a large log costs what the first did.
+ */
+export async function* auditCsv(
+  db: Kysely<Database>,
+  filters: AuditFilters,
+  batch = AUDIT_CSV_BATCH,
+): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(",")}\r\n`;
-  for (let page = 1; ; page++) {
-    const { entries, hasMore } = await listAudit(db, filters, page);
-    for (const e of entries)
+  let after: { at: string; id: number } | undefined;
+  for (;;) {
+    let query = filtered(db.selectFrom("audit_log").selectAll(), filters);
+    if (after) {
+      const { at, id } = after;
+      query = query.where((eb) => eb.or([eb("at", "<", at), eb.and([eb("at", "=", at), eb("id", "<", id)])]));
+    }
+    const rows = await query.orderBy("at", "desc").orderBy("id", "desc").limit(batch).execute();
+    for (const e of rows.map(toEntry))
       yield `${[e.at, e.actor, e.action, e.target, e.detail, e.clientAddress, e.userAgent, e.sessionBeganWith]
         .map(csvField)
         .join(",")}\r\n`;
-    if (!hasMore) return;
+    const last = rows.at(-1);
+    if (rows.length < batch || !last) return;
+    after = { at: last.at, id: Number(last.id) };
   }
 }
 
