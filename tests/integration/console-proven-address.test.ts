@@ -5,7 +5,11 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Kysely } from "kysely";
 import { RouterContextProvider } from "react-router";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { BuyerOrder, BuyerOrderSource } from "~/features/buyer-orders/buyer-orders";
+import { buyerOrderSourceContext, ordersPageAction } from "~/features/buyer-orders/orders-page.server";
+import { listKeptMail } from "~/features/mail/mail-outbox.server";
+import { CONVERSATION_COOKIE } from "~/features/support-conversation/support-conversation";
 import { createBuyerSession } from "~/features/buyer-orders/sign-in-store.server";
 import { SESSION_COOKIE } from "~/features/buyer-orders/sign-in";
 import { issueChallenge } from "~/features/captcha/captcha.server";
@@ -13,10 +17,14 @@ import { loadConversationPage } from "~/features/console/support/conversation-pa
 import { inviteStaff } from "~/features/staff/people.server";
 import { createSession } from "~/features/staff/sessions.server";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
+import { loadConversationPage as loadVisitorPage } from "~/features/support-conversation/conversation-page.server";
 import { findConversation } from "~/features/support-conversation/conversation-store.server";
 import { createSupportChatApi } from "~/features/support-relay/support-relay.api.server";
 import { acceptSupportRequest } from "~/features/support-relay/support-relay.server";
+import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
+
+const getDbForTest = () => getDb().db;
 import type { Database } from "../../db/schema";
 import { solveCaptchaPayload } from "../support/captcha-solver";
 import { testDialects } from "../support/databases";
@@ -120,6 +128,71 @@ describe.each(dialects)("a conversation's address on %s", (dialect) => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ actor: "agent-3@example.com", target: expect.stringMatching(/^email:/) });
     expect(JSON.parse(entries[0]?.detail ?? "{}")).toEqual({ conversation: conversation.id });
+  });
+});
+
+describe.each(dialects)("proving a conversation's address later on %s", (dialect) => {
+  useAppEnvironment(dialect, { PUBLIC_URL: ORIGIN });
+  const source: BuyerOrderSource = {
+    ordersOf: async (email) => (email === VICTIM ? [{ id: "A-1" } as unknown as BuyerOrder] : []),
+  };
+  const context = () => {
+    const provider = new RouterContextProvider();
+    provider.set(buyerOrderSourceContext, source);
+    provider.set(clientAddressContext, "10.0.0.1");
+    return provider;
+  };
+  const post = (fields: Record<string, string>, cookie: string) =>
+    ordersPageAction(
+      new Request(`${ORIGIN}/orders`, {
+        method: "POST",
+        headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+        body: new URLSearchParams(fields).toString(),
+      }),
+      context(),
+    );
+
+  /** Signs in at /orders with the one-time code, in a browser holding `cookie`. */
+  async function signIn(email: string, cookie: string) {
+    const asked = (await post({ intent: "send-code", email }, cookie)) as { init: { headers: Record<string, string> } };
+    const pending = new Headers(asked.init.headers).getSetCookie()[0]?.split(";")[0] ?? "";
+    let code = "";
+    await vi.waitFor(async () => {
+      const text = (await listKeptMail(getDbForTest(), { to: email, limit: 1 }))[0]?.text ?? "";
+      code = /(\d{6})/.exec(text)?.[1] ?? "";
+      expect(code).not.toBe("");
+    });
+    const signedIn = (await post({ intent: "check-code", code }, `${cookie}; ${pending}`)) as Response;
+    expect(signedIn.status).toBe(303);
+  }
+
+  it("proves it when the browser holding the conversation signs in at /orders with that address", async () => {
+    const { conversation, token } = await acceptSupportRequest(
+      { category: "Key Reset", answers: keyResetAnswers(VICTIM), locale: "en" },
+      null,
+    );
+    const browser = `${CONVERSATION_COOKIE}=${token}`;
+    // The visitor's conversation page says how to prove the address until it is proven.
+    const hint = async () => {
+      const page = (await loadVisitorPage(
+        new Request(`${ORIGIN}/support/conversation`, { headers: { cookie: browser } }),
+      )) as unknown as { data: { proveAddress: boolean } };
+      return page.data.proveAddress;
+    };
+    expect(await hint()).toBe(true);
+    expect((await findConversation(getDbForTest(), conversation.id))?.visitor_email_proven_at).toBeNull();
+    await signIn(VICTIM, browser);
+    expect((await findConversation(getDbForTest(), conversation.id))?.visitor_email_proven_at).not.toBeNull();
+    expect(await hint()).toBe(false);
+  });
+
+  it("proves nothing when another browser signs in with the address", async () => {
+    const { conversation } = await acceptSupportRequest(
+      { category: "Key Reset", answers: keyResetAnswers(VICTIM), locale: "en" },
+      null,
+    );
+    await signIn(VICTIM, "");
+    expect((await findConversation(getDbForTest(), conversation.id))?.visitor_email_proven_at).toBeNull();
   });
 });
 

@@ -253,6 +253,29 @@ export async function findConversationByLinkKey(db: Db, key: unknown): Promise<C
   return findByKey(db, key, "link");
 }
 
+/**
+ * The later proof of a conversation's address (issue 42): the browser holding the conversation (`token`, its cookie)
+ * has just signed in at /orders with `email` through its one-time code. When that is the conversation's address, it
+ * is proven from now on: the conversation's id, or undefined when nothing was proven.
+ */
+export async function proveVisitorEmail(
+  db: Db,
+  token: unknown,
+  email: string,
+  now = new Date(),
+): Promise<string | undefined> {
+  const conversation = await findConversationByToken(db, token);
+  if (!conversation?.visitor_email || conversation.visitor_email_proven_at !== null) return undefined;
+  if (conversation.visitor_email.toLowerCase() !== email.trim().toLowerCase()) return undefined;
+  const result = await db
+    .updateTable("support_conversations")
+    .set({ visitor_email_proven_at: now.toISOString() })
+    .where("id", "=", conversation.id)
+    .where("visitor_email_proven_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0 ? conversation.id : undefined;
+}
+
 export async function findConversation(db: Db, id: string): Promise<ConversationRow | undefined> {
   return db.selectFrom("support_conversations").selectAll().where("id", "=", id).executeTakeFirst();
 }
