@@ -1,7 +1,7 @@
 // The audit log (issue 34): who did what, when, from where. A change's entry is written in the change's own
 // transaction (issue 42, auditedChange); nothing edits or deletes an entry except the retention prune
-// (AUDIT_RETENTION_DAYS).
-import type { Kysely, Selectable, SelectQueryBuilder, Transaction } from "kysely";
+// (AUDIT_RETENTION_DAYS) and a refusal's count (recordRefusal).
+import { type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, type Transaction } from "kysely";
 import crypto from "node:crypto";
 import { ChangeUndoneError } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
@@ -134,6 +134,43 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntryInput):
       session_began_with: entry.sessionBeganWith ?? null,
     })
     .execute();
+}
+
+/**
+ * A refusal at the door (a sign-in or setup link refused), counted: one entry per client address and actor per UTC
+ * minute, whose detail's `count` each further refusal in that minute raises (the only change ever made to an entry),
+ * so refusals from one address cannot grow the log without bound (issue 42). The first refusal's reason is kept.
+ */
+export async function recordRefusal(
+  db: Kysely<Database>,
+  entry: AuditEntryInput & { action: "sign-in-refused" | "setup-link-refused" },
+): Promise<void> {
+  const now = entry.now ?? new Date();
+  const minute = Math.floor(now.getTime() / 60_000) * 60_000;
+  await db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom("audit_log")
+      .select(["id", "detail"])
+      .where("action", "=", entry.action)
+      .where("actor", "=", entry.actor)
+      .where("at", ">=", new Date(minute).toISOString())
+      .where("at", "<", new Date(minute + 60_000).toISOString());
+    query =
+      entry.clientAddress == null
+        ? query.where("client_address", "is", null)
+        : query.where("client_address", "=", entry.clientAddress);
+    // On PostgreSQL two instances counting the same minute wait for each other instead of losing a count.
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+    const counted = await query.orderBy("id").limit(1).executeTakeFirst();
+    if (!counted) return recordAudit(trx, { ...entry, now });
+    const detail = JSON.parse(counted.detail ?? "{}") as Record<string, unknown>;
+    detail.count = (typeof detail.count === "number" ? detail.count : 1) + 1;
+    await trx
+      .updateTable("audit_log")
+      .set({ detail: JSON.stringify(detail) })
+      .where("id", "=", counted.id)
+      .execute();
+  });
 }
 
 export interface AuditFilters {

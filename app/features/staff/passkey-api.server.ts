@@ -9,7 +9,7 @@ import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { jsonBody } from "~/platform/json-body.server";
 import { rateLimit } from "~/platform/rate-limit.server";
-import { AuditWriteError, auditedChange, recordAudit } from "~/features/audit/audit-log.server";
+import { AuditWriteError, auditedChange, recordRefusal } from "~/features/audit/audit-log.server";
 import { STAFF_SETUP_LIMIT, STAFF_SIGN_IN_LIMIT, sessionCookie, sessionTokenOf } from "./door.server";
 import {
   registrationOptions,
@@ -90,7 +90,7 @@ export function createConsoleApi() {
     const { db } = getDb();
     const body = signInBody.safeParse(req.body);
     if (!body.success) {
-      await recordAudit(db, {
+      await recordRefusal(db, {
         actor: "anonymous",
         action: "sign-in-refused",
         detail: { why: "malformed answer" },
@@ -106,7 +106,7 @@ export function createConsoleApi() {
         "unknown-passkey": "unknown passkey",
         "not-verified": "signature or user verification failed",
       }[check.reason];
-      await recordAudit(db, {
+      await recordRefusal(db, {
         actor: check.staffEmail ?? "anonymous",
         action: "sign-in-refused",
         detail: { why, credential: body.data.credential.id.slice(0, 64) },

@@ -1,7 +1,7 @@
 // The console's door on the server: the sign-in and setup pages, and signing out. A setup link is spent once and
 // becomes a setup-link session; each step is an audit entry written before the answer.
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { auditedChange, recordAudit } from "~/features/audit/audit-log.server";
+import { auditedChange, recordRefusal } from "~/features/audit/audit-log.server";
 import {
   auditInfo,
   clearSessionCookie,
@@ -71,7 +71,7 @@ export async function loadSetupPage(request: Request, context: Context) {
       : { spent: { refused: "unknown" as const }, session: null };
     if ("refused" in spent || session === null) {
       const why = "refused" in spent ? spent.refused : "unknown";
-      await recordAudit(db, {
+      await recordRefusal(db, {
         actor: "anonymous",
         action: "setup-link-refused",
         detail: { why },
