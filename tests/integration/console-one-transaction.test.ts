@@ -7,6 +7,7 @@ import { AuditWriteError } from "~/features/audit/audit-log.server";
 import { accountAction } from "~/features/console/account/account-page.server";
 import { loadSetupPage, signOut } from "~/features/console/sign-in/sign-in-page.server";
 import { deliveriesAction } from "~/features/console/deliveries/deliveries-page.server";
+import { savedRepliesAction } from "~/features/console/saved-replies/saved-replies-page.server";
 import { staffAction } from "~/features/console/staff/staff-page.server";
 import { statusConsoleAction } from "~/features/console/status/status-page.server";
 import { conversationAction } from "~/features/console/support/conversation-page.server";
@@ -260,6 +261,19 @@ describe.each(dialects)("a change and its audit entry on %s", (dialect) => {
     } finally {
       stop();
     }
+  });
+
+  it("a saved reply is not created when its entry fails, and the page says nothing was changed", async () => {
+    const admin = await person("admin");
+    await breakAuditLog();
+    const { request, context } = post("/admin/support/saved-replies", admin.cookie, {
+      intent: "add",
+      title: "Key resent",
+      body: "We sent your key again.",
+      locale: "any",
+    });
+    expect(await settle(savedRepliesAction(request, context))).toEqual(UNDONE);
+    expect(await db().selectFrom("support_saved_replies").select("id").execute()).toEqual([]);
   });
 
   it("a delivery retry leaves the row failed when its entry fails", async () => {

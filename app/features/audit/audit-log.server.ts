@@ -109,15 +109,19 @@ export async function auditedChange<T>(
   return db.transaction().execute(async (trx) => {
     const result = await change(trx);
     const entries = entryFor(result);
-    for (const entry of Array.isArray(entries) ? entries : entries ? [entries] : []) {
-      try {
-        await recordAudit(trx, entry);
-      } catch (error) {
-        throw new AuditWriteError(error);
-      }
-    }
+    for (const entry of Array.isArray(entries) ? entries : entries ? [entries] : [])
+      await recordChangeAudit(trx, entry);
     return result;
   });
+}
+
+/** A change's entry, written in the change's transaction `trx`: a failure is an AuditWriteError, which undoes it. */
+export async function recordChangeAudit(trx: Transaction<Database>, entry: AuditEntryInput): Promise<void> {
+  try {
+    await recordAudit(trx, entry);
+  } catch (error) {
+    throw new AuditWriteError(error);
+  }
 }
 
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntryInput): Promise<void> {
