@@ -1,8 +1,8 @@
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema";
 import { readLatestSnapshot } from "~/features/catalog/shop-sync.server";
-import { type AuditAction, recordAudit } from "~/features/audit/audit-log.server";
+import { type AuditAction, type AuditEntryInput, auditedChange } from "~/features/audit/audit-log.server";
 import { getContent } from "~/features/content/content.server";
 import { seedStatusEntries } from "~/features/status/status.server";
 import { EnvError, parseEnv } from "~/platform/env.server";
@@ -129,12 +129,29 @@ export function formatTable(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
-/** A writing command's audit entry (actor `cli`), written before the command reports success (docs/console.md). */
-export function auditCli(
+/** What a writing command records of itself (the actor is `cli`). */
+export interface CliAuditEntry {
+  action: AuditAction;
+  target: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** The audit entry of a command, as auditedChange takes it. */
+export function cliEntry(entry: CliAuditEntry): AuditEntryInput {
+  return { actor: "cli", sessionBeganWith: "cli", ...entry, detail: entry.detail ?? null };
+}
+
+/**
+ * A writing command's change and its audit entry in one transaction (docs/console.md); `entryFor` answers null when
+ * nothing changed. A failing audit write undoes the change and the command fails saying so.
+ */
+export function auditedCliChange<T>(
   db: Kysely<Database>,
-  action: AuditAction,
-  target: string | null,
-  detail?: Record<string, unknown>,
-): Promise<void> {
-  return recordAudit(db, { actor: "cli", action, target, detail: detail ?? null, sessionBeganWith: "cli" });
+  change: (trx: Transaction<Database>) => Promise<T>,
+  entryFor: (result: T) => CliAuditEntry | null | false | undefined,
+): Promise<T> {
+  return auditedChange(db, change, (result) => {
+    const entry = entryFor(result);
+    return entry ? cliEntry(entry) : null;
+  });
 }

@@ -8,7 +8,7 @@ import {
   updateIncident,
 } from "~/features/status/status-admin.server";
 import { loadIncident } from "~/features/status/status.server";
-import { type CliCommand, startCommand, formatTable, runWithDatabase, auditCli } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase, auditedCliChange } from "./cli-context";
 
 export const INCIDENTS_USAGE = `Usage:
   npm run cli -- incidents list [--all] [--json]
@@ -54,15 +54,20 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
       if (rest.length > 0) return fail(`Unexpected arguments: ${rest.join(" ")} (use --title and --body)`, 2);
       if (values.title === undefined || values.body === undefined)
         return fail(`"incidents add" needs --title and --body\n\n${INCIDENTS_USAGE}`, 2);
-      const incident = await addIncident(
+      const incident = await auditedCliChange(
         db,
-        { title: values.title, body: values.body, status: values.status, products: values.product },
-        products,
+        (trx) =>
+          addIncident(
+            trx,
+            { title: values.title ?? "", body: values.body ?? "", status: values.status, products: values.product },
+            products,
+          ),
+        (incident) => ({
+          action: "incident-opened",
+          target: `incident ${incident.id}`,
+          detail: { title: incident.title, status: incident.status },
+        }),
       );
-      await auditCli(db, "incident-opened", `incident ${incident.id}`, {
-        title: incident.title,
-        status: incident.status,
-      });
       print(incident, `Incident ${incident.id} opened: ${incident.title} (${incidentPath(incident.id)})`);
       return 0;
     }
@@ -71,20 +76,28 @@ export const incidentsCommand: CliCommand = async (argv, { db, products, out, er
       const id = parseIncidentId(rest[0]);
       if (values.status === undefined || values.body === undefined)
         return fail(`"incidents update" needs --status and --body\n\n${INCIDENTS_USAGE}`, 2);
-      const incident = await updateIncident(db, id, { status: values.status, body: values.body });
-      await auditCli(db, "incident-updated", `incident ${incident.id}`, { status: incident.status });
+      const change = { status: values.status, body: values.body };
+      const incident = await auditedCliChange(
+        db,
+        (trx) => updateIncident(trx, id, change),
+        (incident) => ({
+          action: "incident-updated",
+          target: `incident ${incident.id}`,
+          detail: { status: incident.status },
+        }),
+      );
       print(incident, `Incident ${incident.id} is now ${incident.status}: ${incident.title}`);
       return 0;
     }
     if (action === "resolve") {
       if (rest.length > 1) return fail(`"incidents resolve" takes one id (got ${rest.join(" ")})`, 2);
-      const { incident, alreadyResolved } = await resolveIncident(
+      const id = parseIncidentId(rest[0]);
+      const { incident, alreadyResolved } = await auditedCliChange(
         db,
-        parseIncidentId(rest[0]),
-        new Date(),
-        values.body,
+        (trx) => resolveIncident(trx, id, new Date(), values.body),
+        ({ incident, alreadyResolved }) =>
+          !alreadyResolved && { action: "incident-resolved", target: `incident ${incident.id}` },
       );
-      if (!alreadyResolved) await auditCli(db, "incident-resolved", `incident ${incident.id}`);
       out(
         values.json
           ? JSON.stringify({ ...incident, alreadyResolved }, null, 2)

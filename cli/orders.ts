@@ -5,7 +5,14 @@ import { formatUsd } from "~/features/catalog/pricing";
 import { ORDER_STATUSES, type OrderStatus } from "~/features/orders/orders";
 import { findOrder, listOrders, listShopNotifications } from "~/features/orders/orders.server";
 import type { OrderRecord } from "~/features/orders/orders.server";
-import { type CliCommand, startCommand, type CliContext, formatTable, runWithDatabase, auditCli } from "./cli-context";
+import {
+  type CliCommand,
+  startCommand,
+  type CliContext,
+  formatTable,
+  runWithDatabase,
+  auditedCliChange,
+} from "./cli-context";
 
 export const ORDERS_USAGE = `Usage:
   npm run cli -- orders list [--status pending|completed|failed|refunded] [--limit 100] [--json]
@@ -125,9 +132,12 @@ export const ordersCommand: CliCommand = async (argv, { db, products, out, err }
     if (rest[0] !== "revoke" || rest.length !== 1) return fail(`Usage: orders sessions revoke --email <address>`, 2);
     const email = emailSchema.safeParse(values.email ?? "");
     if (!email.success) return fail("--email must be one email address", 2);
-    const ended = await revokeBuyerSessions(db, email.data);
     // The address itself stays out of the log, as in the command's own output.
-    await auditCli(db, "buyer-sessions-revoked", hashIdentityForLog(email.data), { ended });
+    const ended = await auditedCliChange(
+      db,
+      (trx) => revokeBuyerSessions(trx, email.data),
+      (ended) => ({ action: "buyer-sessions-revoked", target: hashIdentityForLog(email.data), detail: { ended } }),
+    );
     out(`${ended} session${ended === 1 ? "" : "s"} ended for ${hashIdentityForLog(email.data)}.`);
     return 0;
   }

@@ -1,10 +1,9 @@
 import { emailSchema } from "~/platform/form-input";
-import { recordAudit } from "~/features/audit/audit-log.server";
 import { isStaffRole, SETUP_PATH, STAFF_ROLES } from "~/features/staff/roles";
 import { endAllSessions } from "~/features/staff/sessions.server";
 import { findStaffByEmail, inviteStaff, LastOwnerError, listStaff, removeStaff } from "~/features/staff/people.server";
 import { getEnv } from "~/platform/env.server";
-import { type CliCommand, formatTable, runWithDatabase, startCommand } from "./cli-context";
+import { auditedCliChange, type CliCommand, cliEntry, formatTable, runWithDatabase, startCommand } from "./cli-context";
 
 export const STAFF_USAGE = `Usage:
   npm run cli -- staff invite <email> --role owner|admin|support
@@ -24,16 +23,19 @@ export const staffCommand: CliCommand = async (argv, { db, out, err }) => {
   const started = startCommand(argv, STAFF_OPTIONS, STAFF_USAGE, { out, err });
   if (typeof started === "number") return started;
   const { values, action, rest, fail } = started;
-  const audit = (entry: Omit<Parameters<typeof recordAudit>[1], "actor" | "sessionBeganWith">) =>
-    recordAudit(db, { actor: "cli", sessionBeganWith: "cli", ...entry });
 
   if (action === "invite") {
     const email = emailSchema.safeParse(rest[0] ?? "");
     if (rest.length !== 1 || !email.success) return fail("staff invite takes one email address", 2);
     const role = values.role;
     if (!isStaffRole(role)) return fail(`--role must be one of ${STAFF_ROLES.join(", ")}`, 2);
-    const { token, staff, existed } = await inviteStaff(db, { email: email.data, role, by: "cli" });
-    await audit({ action: "staff-invited", target: staff.email, detail: { role: staff.role, existing: existed } });
+    const { token, staff, existed } = await inviteStaff(db, { email: email.data, role, by: "cli" }, (invited) =>
+      cliEntry({
+        action: "staff-invited",
+        target: invited.staff.email,
+        detail: { role: invited.staff.role, existing: invited.existed },
+      }),
+    );
     const link = new URL(`${SETUP_PATH}?token=${token}`, getEnv().PUBLIC_URL).toString();
     if (existed && staff.role !== role)
       err(`${staff.email} is already ${staff.role}: the link adds a passkey; change the role at /admin/staff.`);
@@ -79,9 +81,12 @@ export const staffCommand: CliCommand = async (argv, { db, out, err }) => {
     const email = emailSchema.safeParse(rest[0] ?? "");
     if (rest.length !== 1 || !email.success) return fail("staff remove takes one email address", 2);
     try {
-      const removed = await removeStaff(db, email.data);
+      const removed = await auditedCliChange(
+        db,
+        (trx) => removeStaff(trx, email.data),
+        (removed) => removed && { action: "staff-removed", target: removed.email, detail: { role: removed.role } },
+      );
       if (!removed) return fail(`No staff member ${email.data}`);
-      await audit({ action: "staff-removed", target: removed.email, detail: { role: removed.role } });
       out(`Removed ${removed.email} (${removed.role}); their sessions have ended.`);
       return 0;
     } catch (error) {
@@ -94,10 +99,17 @@ export const staffCommand: CliCommand = async (argv, { db, out, err }) => {
     const email = emailSchema.safeParse(rest[1] ?? "");
     if (rest[0] !== "revoke" || rest.length !== 2 || !email.success)
       return fail("Usage: staff sessions revoke <email>", 2);
-    const staff = await findStaffByEmail(db, email.data);
-    if (!staff) return fail(`No staff member ${email.data}`);
-    const ended = await endAllSessions(db, staff.id);
-    await audit({ action: "sessions-revoked", target: staff.email, detail: { ended } });
+    const revoked = await auditedCliChange(
+      db,
+      async (trx) => {
+        const staff = await findStaffByEmail(trx, email.data);
+        return staff && { staff, ended: await endAllSessions(trx, staff.id) };
+      },
+      (revoked) =>
+        revoked && { action: "sessions-revoked", target: revoked.staff.email, detail: { ended: revoked.ended } },
+    );
+    if (!revoked) return fail(`No staff member ${email.data}`);
+    const { staff, ended } = revoked;
     out(`${ended} session${ended === 1 ? "" : "s"} ended for ${staff.email}.`);
     return 0;
   }

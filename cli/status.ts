@@ -1,6 +1,6 @@
 import { KNOWN_STATUSES } from "~/features/status/status";
 import { listStatusRows, StatusAdminError, setProductStatus } from "~/features/status/status-admin.server";
-import { type CliCommand, startCommand, formatTable, runWithDatabase, auditCli } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase, auditedCliChange } from "./cli-context";
 
 export const STATUS_USAGE = `Usage:
   npm run cli -- status list [--json]
@@ -40,11 +40,15 @@ export const statusCommand: CliCommand = async (argv, { db, products, out, err }
     if (extra.length > 0) return fail(`Unexpected arguments: ${extra.join(" ")} (quote product names with spaces)`, 2);
     try {
       const before = await db.selectFrom("status_entries").select(["name", "status"]).execute();
-      const row = await setProductStatus(db, { product, status, uptime: values.uptime }, products);
-      await auditCli(db, "status-changed", row.name, {
-        before: before.find((entry) => entry.name === row.name)?.status ?? null,
-        after: row.storedStatus,
-      });
+      const row = await auditedCliChange(
+        db,
+        (trx) => setProductStatus(trx, { product, status, uptime: values.uptime }, products),
+        (row) => ({
+          action: "status-changed",
+          target: row.name,
+          detail: { before: before.find((entry) => entry.name === row.name)?.status ?? null, after: row.storedStatus },
+        }),
+      );
       out(values.json ? JSON.stringify(row, null, 2) : `${row.name}: ${row.status} (since ${row.updatedAt})`);
       return 0;
     } catch (error) {

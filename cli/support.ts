@@ -16,7 +16,7 @@ import {
 import { retrySupportRequests } from "~/features/support-relay/support-relay.server";
 import { getEnv } from "~/platform/env.server";
 import { closeRedis } from "~/platform/redis.server";
-import { type CliCommand, startCommand, formatTable, runWithDatabase, auditCli } from "./cli-context";
+import { type CliCommand, startCommand, formatTable, runWithDatabase, cliEntry, auditedCliChange } from "./cli-context";
 
 /** Who a reply from the CLI is from when --as names nobody. */
 const DEFAULT_REPLIER = "Support team";
@@ -123,10 +123,13 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
       env.DATABASE_URL ? "postgres" : "sqlite",
       env.SUPPORT_WEBHOOK_URL,
       target,
+      (queued) =>
+        cliEntry({
+          action: "support-retried",
+          target: values.failed ? "all failed requests" : `request ${rest[0]}`,
+          detail: { queued: queued.length },
+        }),
     );
-    await auditCli(db, "support-retried", values.failed ? "all failed requests" : `request ${rest[0]}`, {
-      queued: queued.length,
-    });
     if (values.json) out(JSON.stringify({ queued, ...pass }, null, 2));
     else if (queued.length === 0) out("Nothing to retry: no failed or no_channel support requests.");
     else {
@@ -182,9 +185,18 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
     if (!conversation) return fail(`No conversation with id ${id}`);
     if (conversation.status !== "open")
       return fail(`Conversation ${id} was resolved at ${conversation.resolved_at}: the visitor starts a new request`);
-    const reply = await addTeamReply(db, id, { authorName: name, body: text });
+    const reply = await auditedCliChange(
+      db,
+      (trx) => addTeamReply(trx, id, { authorName: name, body: text }),
+      (reply) =>
+        reply && {
+          action: "support-replied",
+          target: `conversation ${id}`,
+          detail: { as: name, message: Number(reply.seq) },
+        },
+    );
     if (!reply) return fail(`The reply to conversation ${id} was not stored`);
-    await auditCli(db, "support-replied", `conversation ${id}`, { as: name, message: Number(reply.seq) });
+    ringConversation(id);
     if (values.json) out(JSON.stringify({ conversationId: id, seq: Number(reply.seq), authorName: name }, null, 2));
     else out(`Replied to conversation ${id} as ${name} (message ${reply.seq}).`);
     return 0;
@@ -195,9 +207,12 @@ export const supportCommand: CliCommand = async (argv, { db, out, err }) => {
     const id = rest[0] ?? "";
     const conversation = await findConversation(db, id);
     if (!conversation) return fail(`No conversation with id ${id}`);
-    if (!(await resolveConversation(db, id)))
-      return fail(`Conversation ${id} was resolved already at ${conversation.resolved_at}`);
-    await auditCli(db, "support-resolved", `conversation ${id}`);
+    const resolved = await auditedCliChange(
+      db,
+      (trx) => resolveConversation(trx, id),
+      (resolved) => resolved && { action: "support-resolved", target: `conversation ${id}` },
+    );
+    if (!resolved) return fail(`Conversation ${id} was resolved already at ${conversation.resolved_at}`);
     // An open page learns it from the database when woken.
     ringConversation(id);
     if (values.json) out(JSON.stringify({ conversationId: id, status: "resolved" }, null, 2));

@@ -344,6 +344,11 @@ export interface SupportConversationsTable {
   locale: string;
   /** The last answer when it is an email address: where the private link and unseen replies go. */
   visitor_email: string | null;
+  /**
+   * When that address was proven: the visitor was signed in at /orders with it when the request was sent (null: not
+   * proven, so the console shows none of its orders).
+   */
+  visitor_email_proven_at: string | null;
   status: "open" | "resolved";
   /** Where the request was posted by the bot (null: no bot, or not posted yet). */
   channel_id: string | null;

@@ -6,3 +6,6 @@ export const DATABASE_UNAVAILABLE_MESSAGE = "The shop is briefly unavailable. Pl
 
 /** 500 for anything unexpected; the details go to the log only. */
 export const INTERNAL_ERROR_MESSAGE = "Internal error";
+
+/** What a page's thrown 503 carries when a change was undone (its audit entry failed), so the page says nothing changed. */
+export const CHANGE_UNDONE = "change-undone";

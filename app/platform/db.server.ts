@@ -1,8 +1,8 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { data } from "react-router";
 import { type DbHandle, isDatabaseUnavailableError, migrateAndSeed, openDatabase } from "../../db/client";
 import type { Database } from "../../db/schema";
-import { DATABASE_UNAVAILABLE_MESSAGE } from "./api-errors";
+import { CHANGE_UNDONE, DATABASE_UNAVAILABLE_MESSAGE } from "./api-errors";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 
@@ -33,9 +33,21 @@ export async function initDatabase(seed: (db: Kysely<Database>) => Promise<void>
 
 export { isDatabaseUnavailableError };
 
+/** Work that opens a transaction of its own, or joins the one it is given (so a caller can add to it). */
+export function inTransaction<T>(
+  db: Kysely<Database> | Transaction<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}
+
+/** A change that was undone because what had to be written with it could not be (its audit entry, issue 42). */
+export class ChangeUndoneError extends Error {}
+
 /**
  * A page loader's or action's database work: an unreachable database becomes a 503 that the error page explains
- * (the shop is briefly away) instead of a 500; any other error is passed on as it is.
+ * (the shop is briefly away) instead of a 500, and so does a change undone (nothing was changed); any other error is
+ * passed on as it is.
  */
 export async function pageDatabaseWork<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -43,6 +55,10 @@ export async function pageDatabaseWork<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (isDatabaseUnavailableError(error))
       throw data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503, statusText: "Service Unavailable" });
+    if (error instanceof ChangeUndoneError) {
+      logger.error({ err: error }, "a change was undone: what had to be written with it failed");
+      throw data(CHANGE_UNDONE, { status: 503, statusText: "Service Unavailable" });
+    }
     throw error;
   }
 }

@@ -121,6 +121,8 @@ export const envSchema = z
       .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: "expected a Cloudflare Images account hash" })
       .default("HL_Fwm__tlvUGLZF2p74xw"),
     ALTCHA_HMAC_KEY: optionalString,
+    /** Secret: keys the hashes the audit log keeps instead of what was looked up (docs/console.md). */
+    AUDIT_HASH_KEY: optionalString,
     SUPPORT_WEBHOOK_URL: optionalUrl,
     /** Secret: the support bot's token (Developer Portal → Bot → Reset Token), sent as `Authorization: Bot …`. */
     DISCORD_BOT_TOKEN: z.preprocess(
@@ -243,6 +245,7 @@ export const SECRET_ENV_NAMES = [
   "DISCORD_BOT_TOKEN",
   "SMTP_URL",
   "ALTCHA_HMAC_KEY",
+  "AUDIT_HASH_KEY",
   "DATABASE_URL",
   "REDIS_URL",
 ] as const;

@@ -3,8 +3,8 @@ import { SupportConversationPage } from "~/features/console/support/conversation
 import { conversationAction, loadConversationPage } from "~/features/console/support/conversation-page.server";
 import type { Route } from "./+types/admin-support-conversation";
 
-export function loader({ request, params }: Route.LoaderArgs) {
-  return loadConversationPage(request, params.id);
+export function loader({ request, context, params }: Route.LoaderArgs) {
+  return loadConversationPage(request, context, params.id);
 }
 
 export function action({ request, context, params }: Route.ActionArgs) {

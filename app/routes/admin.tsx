@@ -4,6 +4,7 @@ import { ErrorCard, GeneralErrorBoundary } from "~/components/general-error-boun
 import { ConsoleShell } from "~/features/console/shell/shell-page";
 import { loadConsoleLayout } from "~/features/console/shell/shell-page.server";
 import { useLocale } from "~/features/i18n/use-locale";
+import { CHANGE_UNDONE } from "~/platform/api-errors";
 import type { Route } from "./+types/admin";
 
 // The staff console's frame: no site chrome (root.tsx), never cached (no handle.cache: Cache-Control no-store).
@@ -57,14 +58,27 @@ export function ErrorBoundary() {
             </ErrorCard>
           ),
         }}
-        defaultStatusHandler={() => (
-          <ErrorCard
-            title={<Trans>Something went wrong</Trans>}
-            message={<Trans>The console could not finish this request. Please try again in a moment.</Trans>}
-          >
-            <BackToDashboard />
-          </ErrorCard>
-        )}
+        defaultStatusHandler={({ error }) =>
+          error.status === 503 && error.data === CHANGE_UNDONE ? (
+            <ErrorCard
+              title={<Trans>Nothing was changed.</Trans>}
+              message={
+                <Trans>
+                  The audit log could not be written, so the change was undone. Please try again in a moment.
+                </Trans>
+              }
+            >
+              <BackToDashboard />
+            </ErrorCard>
+          ) : (
+            <ErrorCard
+              title={<Trans>Something went wrong</Trans>}
+              message={<Trans>The console could not finish this request. Please try again in a moment.</Trans>}
+            >
+              <BackToDashboard />
+            </ErrorCard>
+          )
+        }
         unexpectedErrorHandler={() => (
           <ErrorCard
             title={<Trans>Something went wrong</Trans>}

@@ -29,6 +29,11 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function SupportConversation({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <ConversationPage view={loaderData.view} notice={actionData?.notice ?? null} draft={actionData?.draft ?? null} />
+    <ConversationPage
+      view={loaderData.view}
+      proveAddress={"proveAddress" in loaderData && loaderData.proveAddress}
+      notice={actionData?.notice ?? null}
+      draft={actionData?.draft ?? null}
+    />
   );
 }

@@ -21,6 +21,8 @@ import * as m017 from "./017_shop_price_history";
 import * as m018 from "./018_staff_console";
 import * as m019 from "./019_console_orders";
 import * as m020 from "./020_support_inbox";
+import * as m021 from "./021_audit_lookup_targets";
+import * as m022 from "./022_support_proven_address";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -49,6 +51,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "018_staff_console": m018,
   "019_console_orders": m019,
   "020_support_inbox": m020,
+  "021_audit_lookup_targets": m021,
+  "022_support_proven_address": m022,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

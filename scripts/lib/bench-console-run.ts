@@ -187,7 +187,10 @@ async function bench(dialect: "sqlite" | "postgres") {
       ["waiting counts", () => waitingCounts(db, "staff-sam")],
       [
         "one conversation",
-        () => loadConsoleConversation(db, `c${middle}`, () => ({ productName: "x", durationLabel: null })),
+        () =>
+          loadConsoleConversation(db, `c${middle}`, () => ({ productName: "x", durationLabel: null }), {
+            actor: "bench@example.com",
+          }),
       ],
     ];
     for (const [label, run] of inboxCases) {

@@ -258,4 +258,19 @@ describe.each(dialects)("the console's dashboard and audit log on %s", (dialect)
     expect(await pruneAuditLog(db, 365, now)).toBe(1);
     expect((await listAudit(db, {}, 1)).entries).toHaveLength(3);
   });
+
+  it("exports by key range: entries of the same instant across a batch boundary come once each, in order", async () => {
+    const { db } = database().handle;
+    const at = new Date("2026-11-30T12:00:00.000Z");
+    for (let i = 0; i < 7; i++)
+      await recordAudit(db, { actor: "tie@example.com", action: "sign-in", target: `t${i}`, now: at });
+    const read = async (batch?: number) => {
+      const lines: string[] = [];
+      for await (const line of auditCsv(db, { actor: "tie@example.com" }, batch)) lines.push(line);
+      return lines.slice(1).map((line) => line.split(",")[3]);
+    };
+    expect(await read()).toEqual(["t6", "t5", "t4", "t3", "t2", "t1", "t0"]);
+    expect(await read(2)).toEqual(await read());
+    expect(await read(7)).toEqual(await read());
+  });
 });

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { listAudit } from "~/features/audit/audit-log.server";
+import { auditCsv, listAudit } from "~/features/audit/audit-log.server";
 import { deliveriesAction, loadDeliveriesPage } from "~/features/console/deliveries/deliveries-page.server";
 import { listDeliveries, retryDelivery } from "~/features/console/deliveries/deliveries.server";
 import { ORDER_SEARCH_PAGE_SIZE, searchOrders } from "~/features/console/orders/orders.server";
@@ -13,6 +13,7 @@ import { openConversation } from "~/features/support-conversation/conversation-s
 import { insertSupportRequest } from "~/features/support-relay/support-outbox.server";
 import { clientAddressContext } from "~/platform/request-context";
 import type { Database } from "../../db/schema";
+import { up as rewriteLookupTargets } from "../../db/migrations/021_audit_lookup_targets";
 import { testDialects } from "../support/databases";
 import { useAppEnvironment } from "../support/test-environment";
 
@@ -206,10 +207,13 @@ describe.each(dialects)("the console's order look-up on %s", (dialect) => {
     expect((await search({ q: "KEY-ALPHA", page: "2" })).data).toMatchObject({ page: 2, result: { orders: [] } });
     expect((await search({ q: "KEY-ALPHA", page: "-5" })).data.page).toBe(1);
     const { entries } = await listAudit(db, { action: "orders-looked-up" }, 1);
+    // What was looked up is kept as its kind and a keyed hash: the same text the same hash, never the text.
+    const target = entries[0]?.target ?? "";
+    expect(target).toMatch(/^key:[0-9a-f]{32}$/);
     expect(entries.map((e) => [e.actor, e.target, e.clientAddress]).reverse()).toEqual([
-      ["agent@example.com", "KEY-ALPHA", "10.0.0.9"],
-      ["agent@example.com", "KEY-ALPHA", "10.0.0.9"],
-      ["agent@example.com", "KEY-ALPHA", "10.0.0.9"],
+      ["agent@example.com", target, "10.0.0.9"],
+      ["agent@example.com", target, "10.0.0.9"],
+      ["agent@example.com", target, "10.0.0.9"],
     ]);
     // An empty query, a foreign origin and no session look nothing up.
     const empty = (await search({ q: "  " })) as unknown as { init: { status: number }; data: { result: null } };
@@ -230,6 +234,76 @@ describe.each(dialects)("the console's order look-up on %s", (dialect) => {
     expect(
       await statusOf(loadDeliveriesPage(new Request(`${ORIGIN}/admin/deliveries`, { headers: { Cookie: cookie } }))),
     ).toBe(403);
+  });
+});
+
+describe.each(dialects)("no secret in the audit log on %s", (dialect) => {
+  const database = useAppEnvironment(dialect, {
+    PUBLIC_URL: ORIGIN,
+    AUDIT_HASH_KEY: "a-test-key-of-thirty-two-characters",
+  });
+
+  it("keeps no query text in the log or its CSV after a key or an email search", async () => {
+    const { db } = database().handle;
+    await order(db, "33333333-3333-4333-8333-333333333333", BUYER, { key: "KEY-SECRET-7731" });
+    const cookie = await sessionCookie(db, "looker@example.com", "support");
+    const search = (q: string) =>
+      ordersSearchAction(
+        new Request(`${ORIGIN}/admin/orders`, {
+          method: "POST",
+          headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ q }).toString(),
+        }),
+        context(),
+      );
+    await search("KEY-SECRET-7731");
+    await search("Buyer@Example.com");
+    await search("buyer@example.com");
+
+    const { entries } = await listAudit(db, { action: "orders-looked-up", actor: "looker@example.com" }, 1);
+    const [byEmail, byEmailAgain, byKey] = entries.map((e) => e.target ?? "");
+    expect(byKey).toMatch(/^key:[0-9a-f]{32}$/);
+    expect(byEmail).toMatch(/^email:[0-9a-f]{32}$/);
+    expect(byEmailAgain).toBe(byEmail);
+    let csv = "";
+    for await (const line of auditCsv(db, {})) csv += line;
+    const everything = JSON.stringify(await db.selectFrom("audit_log").selectAll().execute());
+    for (const text of [everything, csv]) {
+      expect(text).not.toContain("KEY-SECRET-7731");
+      expect(text.toLowerCase()).not.toContain("buyer@example.com");
+    }
+    expect(csv).toContain(byKey);
+  });
+
+  it("rewrites the look-ups written before to their kind alone", async () => {
+    const { db } = database().handle;
+    const entry = (target: string | null, action = "orders-looked-up") => ({
+      at: "2026-11-01T10:00:00.000Z",
+      actor: "old@example.com",
+      action,
+      target,
+      detail: null,
+      client_address: null,
+      user_agent: null,
+      session_began_with: "passkey" as const,
+    });
+    await db
+      .insertInto("audit_log")
+      .values([entry("KEY-OLD-1234"), entry("Old.Buyer@example.com"), entry(null), entry("Laptop", "passkey-renamed")])
+      .execute();
+    await rewriteLookupTargets(db as unknown as Kysely<unknown>);
+    const rows = await db
+      .selectFrom("audit_log")
+      .select(["action", "target"])
+      .where("actor", "=", "old@example.com")
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { action: "orders-looked-up", target: "key:not-kept" },
+      { action: "orders-looked-up", target: "email:not-kept" },
+      { action: "orders-looked-up", target: null },
+      { action: "passkey-renamed", target: "Laptop" },
+    ]);
   });
 });
 

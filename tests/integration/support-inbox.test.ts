@@ -42,6 +42,8 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 const dialects = await testDialects();
 const ADA = { id: "staff-ada", email: "ada@example.com" };
 const GRACE = { id: "staff-grace", email: "grace+support@example.com" };
+/** The audit entry's who-and-what for a change by this person to this conversation. */
+const by = (staff: { email: string }, conversationId: string) => ({ actor: staff.email, target: conversationId });
 
 describe.each(dialects)("the support inbox, on %s", (dialect) => {
   let database: TestDatabase;
@@ -186,9 +188,9 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
     const theirs = await openRequest();
     const nobody = await openRequest();
     await addVisitorMessage(nobody, "My licence shows 100% used_up", db());
-    expect(await assignConversation(db(), mine.id, ADA.id)).toEqual({ before: null });
-    expect(await assignConversation(db(), mine.id, ADA.id)).toBe(false);
-    await assignConversation(db(), theirs.id, GRACE.id);
+    expect(await assignConversation(db(), mine.id, ADA.id, by(ADA, mine.id))).toEqual({ before: null });
+    expect(await assignConversation(db(), mine.id, ADA.id, by(ADA, mine.id))).toBe(false);
+    await assignConversation(db(), theirs.id, GRACE.id, by(GRACE, theirs.id));
     expect((await list("waiting-for-us", { scope: "mine" })).rows.map((r) => r.id)).toEqual([mine.id]);
     expect((await list("waiting-for-us", { scope: "unassigned" })).rows.map((r) => r.id)).toEqual([nobody.id]);
     expect((await list("waiting-for-us", { scope: "all" })).rows.find((r) => r.id === theirs.id)?.assignee).toBe(
@@ -221,7 +223,13 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
 
   it("posts a console reply into the thread once under the agent's name; the visitor has it at once", async () => {
     const { bot, conversation, threadId } = await withThread();
-    await replyFromConsole(db(), GRACE, conversation.id, "Your key is reset *now* @everyone");
+    await replyFromConsole(
+      db(),
+      GRACE,
+      conversation.id,
+      "Your key is reset *now* @everyone",
+      by(GRACE, conversation.id),
+    );
     const visible = await conversationMessages(db(), conversation.id);
     expect(visible.at(-1)).toMatchObject({
       author: "team",
@@ -237,10 +245,12 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
     await readDueThreads({ db: db(), bot, schedule: { fastMs: 0, slowMs: 0 }, stateCheckMs: 3_600_000 });
     const team = (await conversationMessages(db(), conversation.id)).filter((m) => m.author === "team");
     expect(team).toHaveLength(1);
-    const view = await loadConsoleConversation(db(), conversation.id, () => ({
-      productName: "x",
-      durationLabel: null,
-    }));
+    const view = await loadConsoleConversation(
+      db(),
+      conversation.id,
+      () => ({ productName: "x", durationLabel: null }),
+      by(GRACE, conversation.id),
+    );
     expect(view?.timeline.at(-1)).toMatchObject({
       kind: "message",
       author: "team",
@@ -251,7 +261,7 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
 
   it("keeps a console note from the visitor, posts it as a note, and keeps a thread's note once", async () => {
     const { bot, conversation, threadId } = await withThread();
-    await noteFromConsole(db(), ADA, conversation.id, "Refund approved by the owner");
+    await noteFromConsole(db(), ADA, conversation.id, "Refund approved by the owner", by(ADA, conversation.id));
     expect((await conversationMessages(db(), conversation.id)).map((m) => m.body)).not.toContain(
       "Refund approved by the owner",
     );
@@ -279,13 +289,13 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
 
   it("archives the thread on Resolve and opens it on Reopen; archiving in Discord resolves it in the console", async () => {
     const { bot, conversation, threadId } = await withThread();
-    expect(await resolveFromConsole(db(), conversation.id)).toBe(true);
-    expect(await resolveFromConsole(db(), conversation.id)).toBe(false);
+    expect(await resolveFromConsole(db(), conversation.id, by(ADA, conversation.id))).toBe(true);
+    expect(await resolveFromConsole(db(), conversation.id, by(ADA, conversation.id))).toBe(false);
     await post(bot);
     expect(emulator.channel(threadId)?.archived).toBe(true);
     expect((await list("resolved")).rows.map((r) => r.id)).toEqual([conversation.id]);
 
-    expect(await reopenFromConsole(db(), conversation.id)).toBe(true);
+    expect(await reopenFromConsole(db(), conversation.id, by(ADA, conversation.id))).toBe(true);
     await post(bot);
     expect(emulator.channel(threadId)?.archived).toBe(false);
     const reopened = await findConversation(db(), conversation.id);
@@ -300,15 +310,17 @@ describe.each(dialects)("the support inbox, on %s", (dialect) => {
   it("holds console posts through a Discord outage and posts each once when it is back", async () => {
     const { bot, conversation, threadId } = await withThread();
     await emulator.stop();
-    await replyFromConsole(db(), ADA, conversation.id, "First");
-    await noteFromConsole(db(), ADA, conversation.id, "Second");
+    await replyFromConsole(db(), ADA, conversation.id, "First", by(ADA, conversation.id));
+    await noteFromConsole(db(), ADA, conversation.id, "Second", by(ADA, conversation.id));
     const during = await post(bot);
     expect(during.delivered).toEqual([]);
     expect(during.retrying.length).toBeGreaterThan(0);
-    const view = await loadConsoleConversation(db(), conversation.id, () => ({
-      productName: "x",
-      durationLabel: null,
-    }));
+    const view = await loadConsoleConversation(
+      db(),
+      conversation.id,
+      () => ({ productName: "x", durationLabel: null }),
+      by(ADA, conversation.id),
+    );
     expect(view?.unsentToThread.map((p) => p.kind)).toEqual(["reply", "note"]);
     await emulator.start();
     // Due again after the backoff (1 ms base here).

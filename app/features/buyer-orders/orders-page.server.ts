@@ -5,12 +5,18 @@ import { i18nFor } from "~/features/i18n/i18n.server";
 import { type AnyLocale, localizedPath } from "~/features/i18n/locales";
 import { isSupportCategory } from "~/features/support-chat/support-chat";
 import { CATEGORY_NAMES } from "~/features/support-chat/support-chat-messages";
+import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
 import {
   conversationsForEmail,
   findConversation,
   issueConversationKey,
+  proveVisitorEmail,
 } from "~/features/support-conversation/conversation-store.server";
-import { type BuyerConversation, CONVERSATION_PATH } from "~/features/support-conversation/support-conversation";
+import {
+  type BuyerConversation,
+  CONVERSATION_COOKIE,
+  CONVERSATION_PATH,
+} from "~/features/support-conversation/support-conversation";
 import { conversationCookies } from "~/features/support-conversation/support-conversation.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
@@ -75,7 +81,7 @@ export async function loadOrdersPage(
   const url = new URL(request.url);
   const cookies = request.headers.get("Cookie");
   const link = url.searchParams.get("sign-in");
-  if (link !== null) return pageDatabaseWork(() => spendLink(request, link, cookieValue(cookies, SESSION_COOKIE)));
+  if (link !== null) return pageDatabaseWork(() => spendLink(request, link, cookies));
   const notice: SignInNotice | null = url.searchParams.get("link") === "expired" ? { kind: "link-expired" } : null;
   const view = await pageDatabaseWork(async (): Promise<OrdersPageView> => {
     const { db } = getDb();
@@ -126,12 +132,20 @@ async function buyerConversations(db: Parameters<typeof conversationsForEmail>[0
   );
 }
 
-async function spendLink(request: Request, link: string, earlierSession: string | undefined) {
+/** A sign-in in the browser that holds a support conversation proves that conversation's address, when it is this one. */
+async function proveConversationOf(cookies: string | null, email: string) {
+  const proven = await proveVisitorEmail(getDb().db, cookieValue(cookies, CONVERSATION_COOKIE), email);
+  // The console's open page of it shows the orders now.
+  if (proven) ringConversation(proven);
+}
+
+async function spendLink(request: Request, link: string, cookies: string | null) {
   const path = ordersPath(request);
   const { db } = getDb();
   const email = /^[A-Za-z0-9_-]{16,128}$/.test(link) ? await spendSignInLink(db, { link }) : undefined;
   if (!email) return redirect(`${path}?link=expired`, { headers: NO_STORE });
-  const session = await createBuyerSession(db, { email, replacing: earlierSession });
+  const session = await createBuyerSession(db, { email, replacing: cookieValue(cookies, SESSION_COOKIE) });
+  await proveConversationOf(cookies, email);
   recordSignIn("link", email);
   const headers = new Headers(NO_STORE);
   headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));
@@ -218,9 +232,14 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
         ? answer({ kind: "wrong-code", triesLeft: check.triesLeft }, 400)
         : answer({ kind: "code-expired" }, 400);
     }
-    const session = await pageDatabaseWork(() =>
-      createBuyerSession(db, { email: check.email, replacing: cookieValue(cookies, SESSION_COOKIE) }),
-    );
+    const session = await pageDatabaseWork(async () => {
+      const session = await createBuyerSession(db, {
+        email: check.email,
+        replacing: cookieValue(cookies, SESSION_COOKIE),
+      });
+      await proveConversationOf(cookies, check.email);
+      return session;
+    });
     recordSignIn("code", check.email);
     const headers = new Headers(NO_STORE);
     headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));

@@ -1,5 +1,6 @@
 // The passkey ceremonies' JSON endpoints under /api/admin/passkeys: rate limited per client address, own origin only,
-// every sign-in (refused too) and every passkey added written to the audit log before the answer.
+// every sign-in (refused too) and every passkey added written to the audit log before the answer, a sign-in's session
+// and a new passkey in one transaction with their entries (nothing is changed when the log cannot be written).
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import { z } from "zod";
@@ -8,7 +9,7 @@ import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { jsonBody } from "~/platform/json-body.server";
 import { rateLimit } from "~/platform/rate-limit.server";
-import { recordAudit } from "~/features/audit/audit-log.server";
+import { AuditWriteError, auditedChange, recordRefusal } from "~/features/audit/audit-log.server";
 import { STAFF_SETUP_LIMIT, STAFF_SIGN_IN_LIMIT, sessionCookie, sessionTokenOf } from "./door.server";
 import {
   registrationOptions,
@@ -54,6 +55,13 @@ function landing(locale: string | undefined): string {
   return localizedPath(CONSOLE_PATH, localeOfPath(`/${locale ?? ""}`));
 }
 
+/** What the ceremonies answer when the audit log cannot be written: the change was undone. */
+function auditFailed(res: ExpressResponse, error: unknown): boolean {
+  if (!(error instanceof AuditWriteError)) return false;
+  res.status(503).json({ error: error.message });
+  return true;
+}
+
 export function createConsoleApi() {
   const router = express.Router();
   router.use("/admin", (req, res, next) => {
@@ -82,7 +90,7 @@ export function createConsoleApi() {
     const { db } = getDb();
     const body = signInBody.safeParse(req.body);
     if (!body.success) {
-      await recordAudit(db, {
+      await recordRefusal(db, {
         actor: "anonymous",
         action: "sign-in-refused",
         detail: { why: "malformed answer" },
@@ -98,7 +106,7 @@ export function createConsoleApi() {
         "unknown-passkey": "unknown passkey",
         "not-verified": "signature or user verification failed",
       }[check.reason];
-      await recordAudit(db, {
+      await recordRefusal(db, {
         actor: check.staffEmail ?? "anonymous",
         action: "sign-in-refused",
         detail: { why, credential: body.data.credential.id.slice(0, 64) },
@@ -112,14 +120,23 @@ export function createConsoleApi() {
       });
       return;
     }
-    const token = await createSession(db, { staffId: check.staff.id, beganWith: "passkey" });
-    await recordAudit(db, {
-      actor: check.staff.email,
-      action: "sign-in",
-      detail: { passkey: check.passkeyId.slice(0, 64) },
-      sessionBeganWith: "passkey",
-      ...who(req),
-    });
+    let token: string;
+    try {
+      token = await auditedChange(
+        db,
+        (trx) => createSession(trx, { staffId: check.staff.id, beganWith: "passkey" }),
+        () => ({
+          actor: check.staff.email,
+          action: "sign-in",
+          detail: { passkey: check.passkeyId.slice(0, 64) },
+          sessionBeganWith: "passkey",
+          ...who(req),
+        }),
+      );
+    } catch (error) {
+      if (auditFailed(res, error)) return;
+      throw error;
+    }
     res.append("Set-Cookie", sessionCookie(requestUrl(req), token));
     res.json({ redirect: landing(body.data.locale) });
   });
@@ -150,13 +167,52 @@ export function createConsoleApi() {
       return;
     }
     const name = body.data.name || defaultPasskeyName(req.get("user-agent"));
-    const check = await verifyRegistration(
-      db,
-      session.staff,
-      session.idHash,
-      body.data.credential as unknown as RegistrationResponseJSON,
-      name,
-    );
+    const fromSetupLink = session.beganWith === "setup-link";
+    let registered: { check: Awaited<ReturnType<typeof verifyRegistration>>; token?: string };
+    try {
+      registered = await auditedChange(
+        db,
+        async (trx) => {
+          const check = await verifyRegistration(
+            trx,
+            session.staff,
+            session.idHash,
+            body.data.credential as unknown as RegistrationResponseJSON,
+            name,
+          );
+          if (!check.ok || !fromSetupLink) return { check };
+          // The setup link did its one job: the person is now signed in with the passkey they made.
+          await endSession(trx, session.idHash);
+          return { check, token: await createSession(trx, { staffId: session.staff.id, beganWith: "passkey" }) };
+        },
+        ({ check }) => {
+          if (!check.ok) return null;
+          const added = {
+            actor: session.staff.email,
+            action: "passkey-added",
+            target: name,
+            detail: { passkey: check.passkeyId.slice(0, 64) },
+            sessionBeganWith: session.beganWith,
+            ...who(req),
+          } as const;
+          if (!fromSetupLink) return added;
+          return [
+            added,
+            {
+              actor: session.staff.email,
+              action: "sign-in",
+              detail: { passkey: check.passkeyId.slice(0, 64), via: "new passkey" },
+              sessionBeganWith: "passkey",
+              ...who(req),
+            },
+          ];
+        },
+      );
+    } catch (error) {
+      if (auditFailed(res, error)) return;
+      throw error;
+    }
+    const { check, token } = registered;
     if (!check.ok) {
       res.status(400).json({
         error:
@@ -166,27 +222,7 @@ export function createConsoleApi() {
       });
       return;
     }
-    await recordAudit(db, {
-      actor: session.staff.email,
-      action: "passkey-added",
-      target: name,
-      detail: { passkey: check.passkeyId.slice(0, 64) },
-      sessionBeganWith: session.beganWith,
-      ...who(req),
-    });
-    if (session.beganWith === "setup-link") {
-      // The setup link did its one job: the person is now signed in with the passkey they made.
-      await endSession(db, session.idHash);
-      const token = await createSession(db, { staffId: session.staff.id, beganWith: "passkey" });
-      await recordAudit(db, {
-        actor: session.staff.email,
-        action: "sign-in",
-        detail: { passkey: check.passkeyId.slice(0, 64), via: "new passkey" },
-        sessionBeganWith: "passkey",
-        ...who(req),
-      });
-      res.append("Set-Cookie", sessionCookie(requestUrl(req), token));
-    }
+    if (token) res.append("Set-Cookie", sessionCookie(requestUrl(req), token));
     res.json({ redirect: session.beganWith === "setup-link" ? landing(body.data.locale) : null, name });
   });
   return router;

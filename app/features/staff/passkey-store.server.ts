@@ -1,7 +1,7 @@
 // Passkeys and their WebAuthn challenges in the database (issue 34): credentials per person (never the last one
 // removed) and one-time challenges kept only as their hashes.
-import { type Kysely, PostgresAdapter } from "kysely";
-import type { Database } from "../../../db/schema";
+import { PostgresAdapter } from "kysely";
+import { inTransaction } from "~/platform/db.server";
 import { type Db, hashOf } from "./people.server";
 import { CHALLENGE_TTL_MS } from "./roles";
 
@@ -82,11 +82,11 @@ export async function renamePasskey(db: Db, staffId: string, id: string, name: s
 
 /** Removes one of the person's passkeys, never their last: its name, "last", or undefined when it is not theirs. */
 export async function removePasskey(
-  db: Kysely<Database>,
+  db: Db,
   staffId: string,
   id: string,
 ): Promise<{ name: string } | "last" | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     // On PostgreSQL the person's passkeys are locked: two removals at once (two tabs, two instances) would otherwise
     // each see the other passkey left and remove both.
     let query = trx.selectFrom("staff_passkeys").select(["id", "name"]).where("staff_id", "=", staffId);

@@ -2,6 +2,8 @@
 // stores of their own. Every secret a browser holds (session ids, setup-link tokens, challenges) is kept only as its hash.
 import crypto from "node:crypto";
 import { type Kysely, PostgresAdapter, type Transaction } from "kysely";
+import { type AuditEntryInput, auditedChange } from "~/features/audit/audit-log.server";
+import { inTransaction } from "~/platform/db.server";
 import { hashSecret, newSecretToken } from "~/platform/hashed-secrets.server";
 import type { Database, StaffTable } from "../../../db/schema";
 import { SETUP_LINK_TTL_MS, type StaffRole } from "./roles";
@@ -59,20 +61,29 @@ export async function countStaff(db: Db): Promise<number> {
   return Number(row.n);
 }
 
+export interface Invitation {
+  token: string;
+  staff: Staff;
+  existed: boolean;
+}
+
 /**
  * A one-time setup link for the address: a new person with `role`, or (the recovery path) a link that adds a passkey
- * to an existing person's account, whose role stays as it is. Returns the token, shown once.
+ * to an existing person's account, whose role stays as it is. Returns the token, shown once. `entryFor` is the audit
+ * entry written in the invitation's transaction.
  */
 export async function inviteStaff(
   db: Kysely<Database>,
   input: { email: string; role: StaffRole; by: string; now?: Date },
-): Promise<{ token: string; staff: Staff; existed: boolean }> {
+  entryFor: (invited: Invitation) => AuditEntryInput | null = () => null,
+): Promise<Invitation> {
+  const once = () => auditedChange(db, (trx) => inviteOnce(trx, input), entryFor);
   try {
-    return await inviteOnce(db, input);
+    return await once();
   } catch (error) {
     // Two invitations of the same new address at once: the second finds the person the first just added.
     if (!isUniqueViolation(error)) throw error;
-    return inviteOnce(db, input);
+    return once();
   }
 }
 
@@ -82,12 +93,12 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 async function inviteOnce(
-  db: Kysely<Database>,
+  db: Db,
   input: { email: string; role: StaffRole; by: string; now?: Date },
-): Promise<{ token: string; staff: Staff; existed: boolean }> {
+): Promise<Invitation> {
   const now = input.now ?? new Date();
   const email = normalEmail(input.email);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     let staff = await findStaffByEmail(trx, email);
     const existed = staff !== undefined;
     if (!staff) {
@@ -152,8 +163,8 @@ async function ownerCount(trx: Transaction<Database>): Promise<number> {
 }
 
 /** Removes a person with their passkeys, links and sessions (which end at once, everywhere). */
-export async function removeStaff(db: Kysely<Database>, email: string): Promise<Staff | undefined> {
-  return db.transaction().execute(async (trx) => {
+export async function removeStaff(db: Db, email: string): Promise<Staff | undefined> {
+  return inTransaction(db, async (trx) => {
     const owners = await ownerCount(trx);
     const staff = await findStaffByEmail(trx, email);
     if (!staff) return undefined;
@@ -168,11 +179,11 @@ export async function removeStaff(db: Kysely<Database>, email: string): Promise<
 
 /** Changes a person's role: the role before, or undefined when there is no such person. */
 export async function changeRole(
-  db: Kysely<Database>,
+  db: Db,
   email: string,
   role: StaffRole,
 ): Promise<{ before: StaffRole; staff: Staff } | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const owners = await ownerCount(trx);
     const staff = await findStaffByEmail(trx, email);
     if (!staff) return undefined;

@@ -40,7 +40,23 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** The live session the cookie names (not idle for 12 hours, not older than its maximum), its use recorded. */
 export async function readSession(db: Db, token: string, now = new Date()): Promise<StaffSession | undefined> {
-  const idHash = hashOf("session", token);
+  return sessionByHash(db, hashOf("session", token), now, { touch: true });
+}
+
+/**
+ * Whether a session read before is still live, as its person is now (their role may have changed), without counting
+ * as a use: an open event stream asks this, and a page left open must still reach the 12-hour idle end.
+ */
+export async function recheckSession(db: Db, idHash: string, now = new Date()): Promise<StaffSession | undefined> {
+  return sessionByHash(db, idHash, now, { touch: false });
+}
+
+async function sessionByHash(
+  db: Db,
+  idHash: string,
+  now: Date,
+  { touch }: { touch: boolean },
+): Promise<StaffSession | undefined> {
   const row = await db
     .selectFrom("staff_sessions")
     .innerJoin("staff", "staff.id", "staff_sessions.staff_id")
@@ -63,7 +79,7 @@ export async function readSession(db: Db, token: string, now = new Date()): Prom
     await db.deleteFrom("staff_sessions").where("id_hash", "=", idHash).execute();
     return undefined;
   }
-  if (at - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS)
+  if (touch && at - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS)
     await db
       .updateTable("staff_sessions")
       .set({ last_seen_at: now.toISOString() })

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
+import { inTransaction } from "~/platform/db.server";
 import {
   type DisplayStatus,
   type Incident,
@@ -92,7 +93,7 @@ export async function setProductStatus(
   const now = change.now ?? new Date();
   const names = (await db.selectFrom("status_entries").select("name").execute()).map((r) => r.name);
   const name = findStatusEntryName(names, change.product, products);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const before = await trx.selectFrom("status_entries").select("status").where("name", "=", name).executeTakeFirst();
     await trx
       .updateTable("status_entries")
@@ -143,7 +144,7 @@ export async function addIncident(
   const names = (await db.selectFrom("status_entries").select("name").execute()).map((r) => r.name);
   const products = [...new Set((input.products ?? []).map((p) => findStatusEntryName(names, p, catalogue)))];
   const at = (input.now ?? new Date()).toISOString();
-  const id = await db.transaction().execute(async (trx) => {
+  const id = await inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto("incidents")
       .values({
@@ -179,7 +180,7 @@ export async function updateIncident(
   const body = checkText(input.body, "a body", "--body", MAX_INCIDENT_BODY);
   const at = (input.now ?? new Date()).toISOString();
   await requireIncident(db, id);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .updateTable("incidents")
       .set({ status, body, resolved_at: status === "resolved" ? at : null })

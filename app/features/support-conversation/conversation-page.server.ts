@@ -64,9 +64,12 @@ export async function loadConversationPage(request: Request) {
     for (const cookie of conversationCookies(opened, isHttps(request))) headers.append("Set-Cookie", cookie);
     return redirect(pagePath(request), { status: 303, headers });
   }
+  let proveAddress = false;
   const view = await pageDatabaseWork(async () => {
     const conversation = await conversationOfBrowser(request);
     if (!conversation) return null;
+    // An address not proven yet: signing in at /orders with it in this browser proves it (issue 42).
+    proveAddress = conversation.visitor_email !== null && conversation.visitor_email_proven_at === null;
     const shown = await conversationView(conversation);
     await markVisitorPresent(getDb().db, conversation.id, shown.messages.at(-1)?.seq);
     return shown;
@@ -76,7 +79,7 @@ export async function loadConversationPage(request: Request) {
   const hinted = hasConversationHint(request.headers.get("Cookie") ?? "");
   if (view && !hinted) headers.append("Set-Cookie", conversationHintCookie(isHttps(request)));
   if (!view && hinted) headers.append("Set-Cookie", clearedConversationHintCookie(isHttps(request)));
-  return data({ view }, { status: view ? 200 : 404, headers });
+  return data({ view, proveAddress }, { status: view ? 200 : 404, headers });
 }
 
 /** A refused message comes back with the page (its draft too, so nothing typed is lost without JavaScript). */

@@ -123,15 +123,19 @@ function AnswerForm({ notice, draft }: { notice: ConversationPageNotice | null; 
 /** /support/conversation: the whole conversation, live with JavaScript, and a plain form to answer without it. */
 export function ConversationPage({
   view: loadedView,
+  proveAddress = false,
   notice,
   draft,
 }: {
   view: ConversationView | null;
+  /** The address the visitor gave is not proven yet: say how to prove it. */
+  proveAddress?: boolean;
   notice: ConversationPageNotice | null;
   /** What the visitor wrote when the form refused it. */
   draft: string | null;
 }) {
   const { t, i18n } = useLingui();
+  const { path } = useLocale();
   const { view } = useConversationFeed(loadedView, true);
   if (!view) return <NoConversation />;
   const teamReplied = view.messages.some((m) => m.author === "team");
@@ -141,6 +145,17 @@ export function ConversationPage({
         title={t`Your support conversation`}
         description={t`Only this browser, and whoever has its private link, can read it.`}
       />
+      {proveAddress ? (
+        <p className="mb-6 text-soft">
+          <Trans>
+            Bought with the address you gave? Our team sees your orders beside this conversation once you{" "}
+            <Link to={path("/orders")} className="text-link underline">
+              sign in to your orders
+            </Link>{" "}
+            with it in this browser.
+          </Trans>
+        </p>
+      ) : null}
       <ul aria-label={t`Conversation`} className="mb-8 flex flex-col gap-4">
         <ConversationMessageItems view={view} time={(message) => <LocalTime iso={message.createdAt} />} />
       </ul>

@@ -163,6 +163,8 @@ export async function openConversation(
     category: string;
     locale: string;
     visitorEmail: string | null;
+    /** The address the visitor's /orders session was signed in with when the request was sent. */
+    signedInEmail?: string | null;
     lines: ReadonlyArray<{ author: "visitor" | "system"; body: string }>;
   },
   now = new Date(),
@@ -174,6 +176,10 @@ export async function openConversation(
     category: input.category,
     locale: input.locale,
     visitor_email: input.visitorEmail,
+    visitor_email_proven_at:
+      input.visitorEmail !== null && input.signedInEmail?.trim().toLowerCase() === input.visitorEmail.toLowerCase()
+        ? at
+        : null,
     status: "open",
     channel_id: null,
     thread_id: null,
@@ -245,6 +251,29 @@ export async function findConversationByToken(db: Db, token: unknown): Promise<C
 /** The conversation of a private link's key (`?key=`): the page swaps it for a new browser key. */
 export async function findConversationByLinkKey(db: Db, key: unknown): Promise<ConversationRow | undefined> {
   return findByKey(db, key, "link");
+}
+
+/**
+ * The later proof of a conversation's address (issue 42): the browser holding the conversation (`token`, its cookie)
+ * has just signed in at /orders with `email` through its one-time code. When that is the conversation's address, it
+ * is proven from now on: the conversation's id, or undefined when nothing was proven.
+ */
+export async function proveVisitorEmail(
+  db: Db,
+  token: unknown,
+  email: string,
+  now = new Date(),
+): Promise<string | undefined> {
+  const conversation = await findConversationByToken(db, token);
+  if (!conversation?.visitor_email || conversation.visitor_email_proven_at !== null) return undefined;
+  if (conversation.visitor_email.toLowerCase() !== email.trim().toLowerCase()) return undefined;
+  const result = await db
+    .updateTable("support_conversations")
+    .set({ visitor_email_proven_at: now.toISOString() })
+    .where("id", "=", conversation.id)
+    .where("visitor_email_proven_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0 ? conversation.id : undefined;
 }
 
 export async function findConversation(db: Db, id: string): Promise<ConversationRow | undefined> {

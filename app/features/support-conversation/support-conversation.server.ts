@@ -127,7 +127,8 @@ export async function addTeamReply(
     },
     now,
   );
-  if (row) ringConversation(conversationId);
+  // Inside a caller's transaction the caller rings once it is committed (an early ring would find nothing yet).
+  if (row && !db.isTransaction) ringConversation(conversationId);
   return row;
 }
 

@@ -4,6 +4,10 @@ import { supportRequestSchema } from "~/features/support-chat/support-chat";
 import { jsonBody } from "~/platform/json-body.server";
 import { rateLimit } from "~/platform/rate-limit.server";
 import { conversationCookies, conversationLink } from "~/features/support-conversation/support-conversation.server";
+import { buyerSessionEmail } from "~/features/buyer-orders/sign-in-store.server";
+import { SESSION_COOKIE } from "~/features/buyer-orders/sign-in";
+import { getDb } from "~/platform/db.server";
+import { cookieValue } from "~/platform/form-input";
 import { acceptSupportRequest } from "./support-relay.server";
 
 const CAPTCHA_ERRORS = {
@@ -38,7 +42,10 @@ export function createSupportChatApi() {
       res.status(403).json({ error: CAPTCHA_ERRORS[verdict.reason] });
       return;
     }
-    const { request, conversation, token, linkKey } = await acceptSupportRequest(parsed.data);
+    // A visitor signed in at /orders proves the address they give when it is the one they signed in with.
+    const buyerSession = cookieValue(req.get("cookie") ?? null, SESSION_COOKIE);
+    const signedInEmail = buyerSession ? ((await buyerSessionEmail(getDb().db, buyerSession)) ?? null) : null;
+    const { request, conversation, token, linkKey } = await acceptSupportRequest(parsed.data, signedInEmail);
     // The conversation is this browser's from now on (HttpOnly cookie, and the chat's hint); the link opens it on any other.
     res.append("Set-Cookie", conversationCookies(token, req.secure));
     res.set("Cache-Control", "no-store");

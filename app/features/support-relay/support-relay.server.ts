@@ -1,5 +1,6 @@
 // The running app's support relay: stores accepted requests and runs one delivery worker per process.
 import type { Kysely } from "kysely";
+import { type AuditEntryInput, auditedChange } from "~/features/audit/audit-log.server";
 import type { SupportRequestInput } from "~/features/support-chat/support-chat";
 import { openConversation } from "~/features/support-conversation/conversation-store.server";
 import { ringConversation } from "~/features/support-conversation/conversation-doorbell.server";
@@ -39,7 +40,11 @@ let worker: DeliveryWorker | undefined;
  * Stores the request (the outbox) with its conversation in one transaction and wakes the worker; once this resolves
  * the request cannot be lost. Returns the conversation's browser key and link key, which only the visitor gets.
  */
-export async function acceptSupportRequest(input: Pick<SupportRequestInput, "category" | "answers" | "locale">) {
+export async function acceptSupportRequest(
+  input: Pick<SupportRequestInput, "category" | "answers" | "locale">,
+  /** The address of the /orders session the request came with: the conversation's address is proven when it matches. */
+  signedInEmail: string | null = null,
+) {
   const channelConfigured = getEnv().SUPPORT_WEBHOOK_URL !== undefined || botConfigured();
   const { request, opened } = await getDb()
     .db.transaction()
@@ -50,6 +55,7 @@ export async function acceptSupportRequest(input: Pick<SupportRequestInput, "cat
         category: input.category,
         locale: input.locale ?? "en",
         visitorEmail: visitorEmailFrom(input.answers),
+        signedInEmail,
         lines: questionnaireLines(input.category, input.answers),
       });
       return { request, opened };
@@ -180,8 +186,10 @@ export async function retrySupportRequests(
   dialect: DbDialect,
   webhookUrl: string,
   target: { id: string } | { allUndelivered: true },
+  entryFor: (queued: string[]) => AuditEntryInput | null = () => null,
 ): Promise<DeliveryPass & { queued: string[] }> {
-  const queued = await requeueSupportRequests(db, target);
+  // Queued with its audit entry in one transaction; the delivery pass runs only once both are committed.
+  const queued = await auditedChange(db, (trx) => requeueSupportRequests(trx, target), entryFor);
   if (queued.length === 0) return { queued, delivered: [], retrying: [], failed: [] };
   const pass = await deliverDueSupportRequests({
     db,

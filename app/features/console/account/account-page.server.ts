@@ -1,7 +1,7 @@
 // The console's Account room on the server: a person's own passkeys, renamed or removed (never the last one). Each
-// change is an audit entry written before the answer.
+// change is an audit entry written in the change's transaction.
 import { data, type RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditedChange } from "~/features/audit/audit-log.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import { listPasskeys, removePasskey, renamePasskey } from "~/features/staff/passkey-store.server";
 import { PASSKEY_NAME_MAX } from "~/features/staff/roles";
@@ -38,16 +38,32 @@ export async function accountAction(request: Request, context: Context) {
   if (intent === "rename") {
     const name = String(body.get("name") ?? "").trim();
     if (name.length === 0 || name.length > PASSKEY_NAME_MAX) return answer({ kind: "bad-name" }, 400);
-    const before = await pageDatabaseWork(() => renamePasskey(db, session.staff.id, passkey, name));
+    const before = await pageDatabaseWork(() =>
+      auditedChange(
+        db,
+        (trx) => renamePasskey(trx, session.staff.id, passkey, name),
+        (before) =>
+          before === undefined
+            ? null
+            : { ...base, action: "passkey-renamed", target: name, detail: { before, after: name } },
+      ),
+    );
     if (before === undefined) return answer({ kind: "not-found" }, 404);
-    await recordAudit(db, { ...base, action: "passkey-renamed", target: name, detail: { before, after: name } });
     return answer({ kind: "renamed", name }, 200);
   }
   if (intent === "remove") {
-    const removed = await pageDatabaseWork(() => removePasskey(db, session.staff.id, passkey));
+    const removed = await pageDatabaseWork(() =>
+      auditedChange(
+        db,
+        (trx) => removePasskey(trx, session.staff.id, passkey),
+        (removed) =>
+          removed === undefined || removed === "last"
+            ? null
+            : { ...base, action: "passkey-removed", target: removed.name },
+      ),
+    );
     if (removed === undefined) return answer({ kind: "not-found" }, 404);
     if (removed === "last") return answer({ kind: "last-passkey" }, 409);
-    await recordAudit(db, { ...base, action: "passkey-removed", target: removed.name });
     return answer({ kind: "removed", name: removed.name }, 200);
   }
   return answer({ kind: "not-found" }, 400);

@@ -1,7 +1,7 @@
-// The console's Deliveries room on the server: the list and the channels' health, and Retry on a failed one, itself an
-// audit entry.
+// The console's Deliveries room on the server: the list and the channels' health, and Retry on a failed one, written
+// with its audit entry in one transaction; the workers are woken only after both are committed.
 import { data, type RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditedChange } from "~/features/audit/audit-log.server";
 import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { auditInfo, NO_STORE, requireOwnOrigin, requireStaff } from "~/features/staff/door.server";
 import { wakeSupportDelivery } from "~/features/support-relay/support-relay.server";
@@ -50,18 +50,22 @@ export async function deliveriesAction(request: Request, context: Readonly<Route
     return answer({ kind: "bad-request" }, 400);
   const what = kind as DeliveryKind;
   const { db } = getDb();
-  const outcome = await pageDatabaseWork(() => retryDelivery(db, what, id));
-  if (outcome === "not-failed") return answer({ kind: "not-failed" }, 409);
-  await pageDatabaseWork(() =>
-    recordAudit(db, {
-      actor: session.staff.email,
-      action: "delivery-retried",
-      target: id,
-      detail: { kind: what, before: "failed", after: "pending" },
-      sessionBeganWith: session.beganWith,
-      ...auditInfo(request, context.get(clientAddressContext)),
-    }),
+  const outcome = await pageDatabaseWork(() =>
+    auditedChange(
+      db,
+      (trx) => retryDelivery(trx, what, id),
+      (outcome) =>
+        outcome === "requeued" && {
+          actor: session.staff.email,
+          action: "delivery-retried",
+          target: id,
+          detail: { kind: what, before: "failed", after: "pending" },
+          sessionBeganWith: session.beganWith,
+          ...auditInfo(request, context.get(clientAddressContext)),
+        },
+    ),
   );
+  if (outcome === "not-failed") return answer({ kind: "not-failed" }, 409);
   if (what === "mail") wakeMailDelivery();
   else wakeSupportDelivery();
   return answer({ kind: "retried", what }, 200);

@@ -3,7 +3,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { getDb } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
-import { recordAudit } from "~/features/audit/audit-log.server";
+import { lookupTarget, recordAudit } from "~/features/audit/audit-log.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import { catalogueNames } from "./catalogue-names.server";
 import { ORDER_QUERY_MAX, searchOrders } from "./orders.server";
@@ -33,7 +33,8 @@ export async function ordersSearchAction(request: Request, context: Readonly<Rou
   await recordAudit(db, {
     actor: session.staff.email,
     action: "orders-looked-up",
-    target: query,
+    // Never the text itself: a query may be a delivered key.
+    target: lookupTarget(query),
     detail: page > 1 ? { page } : null,
     sessionBeganWith: session.beganWith,
     ...auditInfo(request, context.get(clientAddressContext)),

@@ -97,7 +97,7 @@ export async function savedRepliesAction(request: Request, context: Context) {
 
   if (intent === "delete") {
     const id = replyId(body.get("id"));
-    const deleted = id ? await deleteSavedReply(db, id, actor) : undefined;
+    const deleted = id ? await pageDatabaseWork(() => deleteSavedReply(db, id, actor)) : undefined;
     if (!deleted) return refuse({ refused: "not-found" }, 404);
     return backToList(request, "deleted");
   }
@@ -132,10 +132,10 @@ export async function savedRepliesAction(request: Request, context: Context) {
     return refuse({ refused: "invalid", problems, draft }, 400);
   }
   if (!id) {
-    await createSavedReply(db, parsed.data, { ...actor, staffId: session.staff.id });
+    await pageDatabaseWork(() => createSavedReply(db, parsed.data, { ...actor, staffId: session.staff.id }));
     return backToList(request, "added");
   }
-  const changed = await updateSavedReply(db, id, parsed.data, actor);
+  const changed = await pageDatabaseWork(() => updateSavedReply(db, id, parsed.data, actor));
   if (!changed) return refuse({ refused: "not-found", draft }, 404);
   return backToList(request, changed.changed ? "saved" : "unchanged");
 }

@@ -5,7 +5,7 @@ import type { Kysely, Selectable } from "kysely";
 import { isLocale, type Locale } from "~/features/i18n/locales";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import type { Database, SupportSavedRepliesTable } from "../../../../db/schema";
-import { type AuditEntryInput, recordAudit } from "~/features/audit/audit-log.server";
+import { type AuditEntryInput, recordChangeAudit } from "~/features/audit/audit-log.server";
 import type { SavedReplyChoice, SavedReplyInput } from "./saved-replies";
 
 export interface SavedReply extends SavedReplyChoice {
@@ -79,7 +79,7 @@ export async function createSavedReply(
   const reply = toSavedReply(row);
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("support_saved_replies").values(row).execute();
-    await recordAudit(trx, {
+    await recordChangeAudit(trx, {
       ...audit,
       action: "saved-reply-created",
       target: reply.title,
@@ -109,7 +109,7 @@ export async function updateSavedReply(
       .set({ title: after.title, body: after.body, locale: after.locale, updated_at: after.updatedAt })
       .where("id", "=", id)
       .execute();
-    await recordAudit(trx, {
+    await recordChangeAudit(trx, {
       ...by,
       action: "saved-reply-updated",
       target: after.title,
@@ -133,7 +133,7 @@ export async function deleteSavedReply(
     const deleted = await trx.deleteFrom("support_saved_replies").where("id", "=", id).executeTakeFirst();
     // Deleted meanwhile by someone else: theirs is the entry.
     if (Number(deleted.numDeletedRows) === 0) return undefined;
-    await recordAudit(trx, {
+    await recordChangeAudit(trx, {
       ...by,
       action: "saved-reply-deleted",
       target: before.title,

@@ -1,7 +1,7 @@
 // The console's door on the server: the sign-in and setup pages, and signing out. A setup link is spent once and
 // becomes a setup-link session; each step is an audit entry written before the answer.
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditedChange, recordRefusal } from "~/features/audit/audit-log.server";
 import {
   auditInfo,
   clearSessionCookie,
@@ -49,28 +49,36 @@ export async function loadSetupPage(request: Request, context: Context) {
         { error: "Too many setup attempts." },
         { status: 429, headers: { ...NO_STORE, "Retry-After": String(limited.retryAfterSeconds) } },
       );
-    const spent = /^[A-Za-z0-9_-]{43}$/.test(token)
-      ? await pageDatabaseWork(() => spendSetupLink(db, token))
-      : { refused: "unknown" as const };
-    if ("refused" in spent) {
-      await recordAudit(db, {
+    // The link is spent, its session made and its use recorded in one transaction: all three, or none.
+    const { spent, session } = /^[A-Za-z0-9_-]{43}$/.test(token)
+      ? await pageDatabaseWork(() =>
+          auditedChange(
+            db,
+            async (trx) => {
+              const spent = await spendSetupLink(trx, token);
+              if ("refused" in spent) return { spent, session: null };
+              return { spent, session: await createSession(trx, { staffId: spent.staff.id, beganWith: "setup-link" }) };
+            },
+            ({ spent }) =>
+              !("refused" in spent) && {
+                actor: spent.staff.email,
+                action: "setup-link-used",
+                sessionBeganWith: "setup-link",
+                ...info,
+              },
+          ),
+        )
+      : { spent: { refused: "unknown" as const }, session: null };
+    if ("refused" in spent || session === null) {
+      const why = "refused" in spent ? spent.refused : "unknown";
+      await recordRefusal(db, {
         actor: "anonymous",
         action: "setup-link-refused",
-        detail: { why: spent.refused },
+        detail: { why },
         ...info,
       });
-      throw redirect(
-        `${consolePath(request, SETUP_PATH)}?link=${spent.refused === "unknown" ? "unknown" : spent.refused}`,
-        { status: 303, headers: NO_STORE },
-      );
+      throw redirect(`${consolePath(request, SETUP_PATH)}?link=${why}`, { status: 303, headers: NO_STORE });
     }
-    const session = await createSession(db, { staffId: spent.staff.id, beganWith: "setup-link" });
-    await recordAudit(db, {
-      actor: spent.staff.email,
-      action: "setup-link-used",
-      sessionBeganWith: "setup-link",
-      ...info,
-    });
     const headers = new Headers(NO_STORE);
     headers.append("Set-Cookie", sessionCookie(request.url, session, SETUP_SESSION_TTL_MS));
     throw redirect(consolePath(request, SETUP_PATH), { status: 303, headers });
@@ -99,14 +107,21 @@ export async function signOut(request: Request, context: Context) {
   if (session) {
     const { db } = getDb();
     const everywhere = body?.get("intent") === "sign-out-everywhere";
-    if (everywhere) await endAllSessions(db, session.staff.id);
-    else await endSession(db, session.idHash);
-    await recordAudit(db, {
-      actor: session.staff.email,
-      action: everywhere ? "sign-out-everywhere" : "sign-out",
-      sessionBeganWith: session.beganWith,
-      ...auditInfo(request, context.get(clientAddressContext)),
-    });
+    await pageDatabaseWork(() =>
+      auditedChange(
+        db,
+        async (trx) => {
+          if (everywhere) await endAllSessions(trx, session.staff.id);
+          else await endSession(trx, session.idHash);
+        },
+        () => ({
+          actor: session.staff.email,
+          action: everywhere ? "sign-out-everywhere" : "sign-out",
+          sessionBeganWith: session.beganWith,
+          ...auditInfo(request, context.get(clientAddressContext)),
+        }),
+      ),
+    );
   }
   return redirect(`${consolePath(request, SIGN_IN_PATH)}?signed-out=1`, { status: 303, headers });
 }

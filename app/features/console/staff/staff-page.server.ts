@@ -1,7 +1,7 @@
 // The console's Staff room on the server (owners): invite, change a role, remove, end someone's sessions. Each change
-// is an audit entry written before the answer; the shop always keeps one owner.
+// is an audit entry written in the change's transaction; the shop always keeps one owner.
 import { data, type RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/audit/audit-log.server";
+import { auditedChange } from "~/features/audit/audit-log.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import {
   changeRole,
@@ -65,47 +65,66 @@ export async function staffAction(request: Request, context: Context) {
       const role = body.get("role");
       if (!isStaffRole(role)) return answer({ kind: "bad-role" }, 400);
       const invited = await pageDatabaseWork(() =>
-        inviteStaff(db, { email: email.data, role, by: session.staff.email }),
+        inviteStaff(db, { email: email.data, role, by: session.staff.email }, (invited) => ({
+          ...base,
+          action: "staff-invited",
+          target: invited.staff.email,
+          detail: { role: invited.staff.role, existing: invited.existed },
+        })),
       );
-      await recordAudit(db, {
-        ...base,
-        action: "staff-invited",
-        target: invited.staff.email,
-        detail: { role: invited.staff.role, existing: invited.existed },
-      });
       const link = new URL(`${SETUP_PATH}?token=${invited.token}`, getEnv().PUBLIC_URL).toString();
       return answer({ kind: "invited", email: invited.staff.email, link, existing: invited.existed }, 200);
     }
     if (intent === "role") {
       const role = body.get("role");
       if (!isStaffRole(role)) return answer({ kind: "bad-role" }, 400);
-      const changed = await pageDatabaseWork(() => changeRole(db, email.data, role));
+      const changed = await pageDatabaseWork(() =>
+        auditedChange(
+          db,
+          (trx) => changeRole(trx, email.data, role),
+          (changed) =>
+            changed && {
+              ...base,
+              action: "staff-role-changed",
+              target: changed.staff.email,
+              detail: { before: changed.before, after: role },
+            },
+        ),
+      );
       if (!changed) return answer({ kind: "not-found" }, 404);
-      await recordAudit(db, {
-        ...base,
-        action: "staff-role-changed",
-        target: changed.staff.email,
-        detail: { before: changed.before, after: role },
-      });
       return answer({ kind: "role-changed", email: changed.staff.email }, 200);
     }
     if (intent === "remove") {
-      const removed = await pageDatabaseWork(() => removeStaff(db, email.data));
+      const removed = await pageDatabaseWork(() =>
+        auditedChange(
+          db,
+          (trx) => removeStaff(trx, email.data),
+          (removed) =>
+            removed && { ...base, action: "staff-removed", target: removed.email, detail: { role: removed.role } },
+        ),
+      );
       if (!removed) return answer({ kind: "not-found" }, 404);
-      await recordAudit(db, {
-        ...base,
-        action: "staff-removed",
-        target: removed.email,
-        detail: { role: removed.role },
-      });
       return answer({ kind: "removed", email: removed.email }, 200);
     }
     if (intent === "revoke") {
-      const staff = await pageDatabaseWork(() => findStaffByEmail(db, email.data));
-      if (!staff) return answer({ kind: "not-found" }, 404);
-      const ended = await endAllSessions(db, staff.id);
-      await recordAudit(db, { ...base, action: "sessions-revoked", target: staff.email, detail: { ended } });
-      return answer({ kind: "sessions-revoked", email: staff.email, ended }, 200);
+      const revoked = await pageDatabaseWork(() =>
+        auditedChange(
+          db,
+          async (trx) => {
+            const staff = await findStaffByEmail(trx, email.data);
+            return staff && { staff, ended: await endAllSessions(trx, staff.id) };
+          },
+          (revoked) =>
+            revoked && {
+              ...base,
+              action: "sessions-revoked",
+              target: revoked.staff.email,
+              detail: { ended: revoked.ended },
+            },
+        ),
+      );
+      if (!revoked) return answer({ kind: "not-found" }, 404);
+      return answer({ kind: "sessions-revoked", email: revoked.staff.email, ended: revoked.ended }, 200);
     }
   } catch (error) {
     if (error instanceof LastOwnerError) return answer({ kind: "last-owner" }, 409);

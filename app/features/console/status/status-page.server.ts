@@ -1,6 +1,7 @@
 // Status and incidents in the console (issue 35): what `status` and `incidents` of the CLI do, as forms. Each change is
-// an audit entry with before and after, announced to every instance's caches (status-news.server.ts) and told to the
-// support channel through the outbox, as the probes' transitions are.
+// written with its audit entry (before and after) in one transaction, then, once committed, announced to every
+// instance's caches (status-news.server.ts) and told to the support channel through the outbox, as the probes'
+// transitions are.
 import type { Kysely } from "kysely";
 import { data, type RouterContextProvider } from "react-router";
 import {
@@ -30,7 +31,7 @@ import { getEnv } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { clientAddressContext } from "~/platform/request-context";
 import type { Database } from "../../../../db/schema";
-import { type AuditAction, recordAudit } from "~/features/audit/audit-log.server";
+import { type AuditAction, type AuditBase, auditedChange } from "~/features/audit/audit-log.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -150,7 +151,7 @@ export async function statusConsoleAction(request: Request, context: Context) {
     const status = text(body, "status");
     if (!names.includes(product)) return answer({ kind: "bad-product" }, 400);
     if (!isKnownStatus(status)) return answer({ kind: "bad-status" }, 400);
-    return saveProductStatus(db, base, product, status);
+    return pageDatabaseWork(() => saveProductStatus(db, base, product, status));
   }
 
   const incidentId = text(body, "incident");
@@ -168,8 +169,8 @@ export async function statusConsoleAction(request: Request, context: Context) {
   if (problem) return answer(problem, 400, draft);
   if (intent === "preview") return answer({ kind: "preview" }, 200, draft);
   try {
-    if (intent === "publish") return await publishIncident(db, base, draft);
-    return await postUpdate(db, base, draft, draft.for as number);
+    if (intent === "publish") return await pageDatabaseWork(() => publishIncident(db, base, draft));
+    return await pageDatabaseWork(() => postUpdate(db, base, draft, draft.for as number));
   } catch (error) {
     // A product renamed or an incident gone between the checks above and the write.
     if (error instanceof StatusAdminError) return answer({ kind: "not-found" }, 409, draft);
@@ -177,18 +178,19 @@ export async function statusConsoleAction(request: Request, context: Context) {
   }
 }
 
-type AuditBase = Omit<Parameters<typeof recordAudit>[1], "action">;
-
 async function saveProductStatus(db: Kysely<Database>, base: AuditBase, product: string, status: KnownStatus) {
   const before = await db.selectFrom("status_entries").select("status").where("name", "=", product).executeTakeFirst();
   if (before?.status === status) return answer({ kind: "status-unchanged", product }, 200);
-  const row = await setProductStatus(db, { product, status });
-  await recordAudit(db, {
-    ...base,
-    action: "status-changed",
-    target: row.name,
-    detail: { before: before?.status ?? null, after: row.storedStatus },
-  });
+  const row = await auditedChange(
+    db,
+    (trx) => setProductStatus(trx, { product, status }),
+    (row) => ({
+      ...base,
+      action: "status-changed",
+      target: row.name,
+      detail: { before: before?.status ?? null, after: row.storedStatus },
+    }),
+  );
   announceStatusChange();
   await tellSupportChannel(db, [
     STATUS_HEADLINES[status](row.name),
@@ -209,19 +211,23 @@ function incidentState(incident: Incident) {
 }
 
 async function publishIncident(db: Kysely<Database>, base: AuditBase, draft: TypedDraft) {
-  const incident = await addIncident(db, {
-    title: draft.title,
-    body: draft.body,
-    status: draft.status,
-    products: draft.products,
-    allowResolved: true,
-  });
-  await recordAudit(db, {
-    ...base,
-    action: "incident-opened",
-    target: `incident ${incident.id}`,
-    detail: { before: null, after: incidentState(incident) },
-  });
+  const incident = await auditedChange(
+    db,
+    (trx) =>
+      addIncident(trx, {
+        title: draft.title,
+        body: draft.body,
+        status: draft.status,
+        products: draft.products,
+        allowResolved: true,
+      }),
+    (incident) => ({
+      ...base,
+      action: "incident-opened",
+      target: `incident ${incident.id}`,
+      detail: { before: null, after: incidentState(incident) },
+    }),
+  );
   announceStatusChange();
   await tellSupportChannel(db, [
     `Incident opened (${incident.status}): ${incident.title}`,
@@ -236,14 +242,16 @@ async function postUpdate(db: Kysely<Database>, base: AuditBase, draft: TypedDra
   if (!existing) return answer({ kind: "not-found" }, 404);
   if (existing.resolvedAt !== null && draft.status === "resolved")
     return answer({ kind: "already-resolved", id }, 409, draft);
-  const incident = await updateIncident(db, id, { status: draft.status, body: draft.body });
-  const action: AuditAction = incident.status === "resolved" ? "incident-resolved" : "incident-updated";
-  await recordAudit(db, {
-    ...base,
-    action,
-    target: `incident ${incident.id}`,
-    detail: { before: incidentState(existing), after: incidentState(incident) },
-  });
+  const incident = await auditedChange(
+    db,
+    (trx) => updateIncident(trx, id, { status: draft.status, body: draft.body }),
+    (incident) => ({
+      ...base,
+      action: (incident.status === "resolved" ? "incident-resolved" : "incident-updated") satisfies AuditAction,
+      target: `incident ${incident.id}`,
+      detail: { before: incidentState(existing), after: incidentState(incident) },
+    }),
+  );
   announceStatusChange();
   await tellSupportChannel(db, [
     incident.status === "resolved"

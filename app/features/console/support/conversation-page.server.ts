@@ -2,7 +2,6 @@
 // forms: each change an audit entry with before and after, answered with a redirect so a reload never sends a reply
 // twice.
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { recordAudit } from "~/features/audit/audit-log.server";
 import { auditInfo, consolePath, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import { mayEnter } from "~/features/staff/roles";
 import { findConversation } from "~/features/support-conversation/conversation-store.server";
@@ -34,8 +33,14 @@ function notFound() {
   return data({ error: "No such conversation." }, { status: 404, headers: NO_STORE });
 }
 
-export async function loadConversationPage(request: Request, id: string | undefined) {
+export async function loadConversationPage(request: Request, context: Context, id: string | undefined) {
   const session = await requireStaff(request, "support");
+  // Who is looking, for the audit entry of the buyer's orders shown beside a proven address.
+  const viewer = {
+    actor: session.staff.email,
+    sessionBeganWith: session.beganWith,
+    ...auditInfo(request, context.get(clientAddressContext)),
+  };
   if (!id || !UUID.test(id)) throw notFound();
   const url = new URL(request.url);
   const { db } = getDb();
@@ -44,7 +49,7 @@ export async function loadConversationPage(request: Request, id: string | undefi
     if (!conversation) return undefined;
     const filter = inboxFilterOf(url, session.staff.id);
     const [view, around, waiting] = await Promise.all([
-      consoleConversationOf(db, conversation, catalogueNames),
+      consoleConversationOf(db, conversation, catalogueNames, viewer),
       neighbours(db, filter, conversation),
       waitingCounts(db, session.staff.id),
     ]);
@@ -126,36 +131,26 @@ export async function conversationAction(request: Request, context: Context, id:
       if (intent === "reply") {
         // A resolved conversation takes no replies from either side until it is reopened.
         if (conversation.status !== "open") return problem("resolved", draft, 409);
-        await replyFromConsole(db, agent, id, message);
-        await recordAudit(db, { ...audit, action: "support-replied", detail: { length: message.length } });
+        await replyFromConsole(db, agent, id, message, audit);
         return back("replied");
       }
-      await noteFromConsole(db, agent, id, message);
-      await recordAudit(db, { ...audit, action: "support-note-added", detail: { length: message.length } });
+      await noteFromConsole(db, agent, id, message, audit);
       return back("noted");
     }
 
     if (intent === "assign-to-me" || intent === "unassign") {
       const to = intent === "assign-to-me" ? session.staff.id : null;
-      const changed = await assignConversation(db, id, to);
-      if (changed)
-        await recordAudit(db, {
-          ...audit,
-          action: "support-assigned",
-          detail: { before: changed.before, after: to },
-        });
+      await assignConversation(db, id, to, audit);
       return back(to ? "assigned" : "unassigned");
     }
 
     if (intent === "resolve") {
-      if (await resolveFromConsole(db, id))
-        await recordAudit(db, { ...audit, action: "support-resolved", detail: { before: "open", after: "resolved" } });
+      await resolveFromConsole(db, id, audit);
       return back("resolved");
     }
 
     if (intent === "reopen") {
-      if (await reopenFromConsole(db, id))
-        await recordAudit(db, { ...audit, action: "support-reopened", detail: { before: "resolved", after: "open" } });
+      await reopenFromConsole(db, id, audit);
       return back("reopened");
     }
 

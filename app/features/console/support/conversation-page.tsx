@@ -344,6 +344,18 @@ export function SupportConversationPage({
               <p className="text-soft text-sm">
                 <Trans>The visitor gave no email address, so no order can be matched.</Trans>
               </p>
+            ) : !conversation.visitorEmailProven ? (
+              <>
+                <p className="font-semibold text-foreground text-sm">
+                  <Trans>Address not verified</Trans>
+                </p>
+                <p className="text-soft text-sm">
+                  <Trans>
+                    The visitor was not signed in at /orders with this address when they wrote, so its orders and keys
+                    are not shown: anyone can type any address.
+                  </Trans>
+                </p>
+              </>
             ) : conversation.orders.length === 0 ? (
               <p className="text-soft text-sm">
                 <Trans>No order was placed with {conversation.visitorEmail}.</Trans>

@@ -2,6 +2,7 @@
 // wait first, in pages read through one index range; one conversation with everything an agent needs beside it; and
 // every change (reply, note, assignment, resolve, reopen) stored with what it tells the Discord thread (an outbox).
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type AuditBase, auditedChange, lookupTarget, recordAudit } from "~/features/audit/audit-log.server";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import {
   type ConversationNoteRow,
@@ -259,6 +260,11 @@ export interface ConsoleConversation {
   waitingOn: "us" | "visitor";
   since: string;
   visitorEmail: string | null;
+  /**
+   * Whether the address is the visitor's own: they were signed in at /orders with it when the request was sent. Only
+   * then are its orders (and keys) looked up; any other address is "not verified" and shows none.
+   */
+  visitorEmailProven: boolean;
   createdAt: string;
   resolvedAt: string | null;
   assignee: { id: string; email: string } | null;
@@ -267,6 +273,7 @@ export interface ConsoleConversation {
   answers: Array<{ question: string; answer: string }>;
   /** Messages after the questionnaire and the notes, oldest first. */
   timeline: TimelineEntry[];
+  /** The proven address's orders; always empty for an address not proven. */
   orders: FoundOrder[];
   /** What the thread has not been told yet (waiting or failed). */
   unsentToThread: Array<{ kind: string; status: string; nextAttemptAt: string | null; lastError: string | null }>;
@@ -276,9 +283,26 @@ export async function loadConsoleConversation(
   db: Db,
   id: string,
   names: ProductNames,
+  viewer: AuditBase,
 ): Promise<ConsoleConversation | undefined> {
   const conversation = await findConversation(db, id);
-  return conversation ? consoleConversationOf(db, conversation, names) : undefined;
+  return conversation ? consoleConversationOf(db, conversation, names, viewer) : undefined;
+}
+
+/**
+ * The orders of the conversation's address, only when it is proven, and each look-up an audit entry (`viewer`'s)
+ * written before the orders are read: the log says who saw which buyer's keys, and from which conversation.
+ */
+async function provenAddressOrders(db: Db, conversation: ConversationRow, names: ProductNames, viewer: AuditBase) {
+  const email = conversation.visitor_email;
+  if (!email || !conversation.visitor_email_proven_at) return [];
+  await recordAudit(db, {
+    ...viewer,
+    action: "orders-looked-up",
+    target: lookupTarget(email),
+    detail: { conversation: conversation.id },
+  });
+  return (await searchOrders(db, email, 1, names)).orders;
 }
 
 /** A conversation already read (the page has it for its neighbours), with everything the console shows beside it. */
@@ -286,6 +310,7 @@ export async function consoleConversationOf(
   db: Db,
   conversation: ConversationRow,
   names: ProductNames,
+  viewer: AuditBase,
 ): Promise<ConsoleConversation> {
   const id = conversation.id;
   const [request, messages, notes, assignee, posts, orders] = await Promise.all([
@@ -306,9 +331,7 @@ export async function consoleConversationOf(
           .executeTakeFirst()
       : Promise.resolve(undefined),
     unsentThreadPosts(db, id),
-    conversation.visitor_email
-      ? searchOrders(db, conversation.visitor_email, 1, names).then((r) => r.orders)
-      : Promise.resolve([]),
+    provenAddressOrders(db, conversation, names, viewer),
   ]);
   const answers = answersOf(request?.answers);
   const questions = SUPPORT_QUESTIONS[conversation.category as keyof typeof SUPPORT_QUESTIONS] ?? [];
@@ -347,6 +370,7 @@ export async function consoleConversationOf(
     waitingOn: conversation.waiting_on,
     since: conversation.waiting_since ?? conversation.created_at,
     visitorEmail: conversation.visitor_email,
+    visitorEmailProven: conversation.visitor_email !== null && conversation.visitor_email_proven_at !== null,
     createdAt: conversation.created_at,
     resolvedAt: conversation.resolved_at,
     assignee: assignee ?? null,
@@ -376,67 +400,106 @@ export interface Agent {
 
 /**
  * An agent's reply: stored as a team reply (the visitor's page, stream and unseen-reply mail take it from there, as
- * a thread reply), and queued for the thread under the agent's name in the same transaction.
+ * a thread reply), and queued for the thread under the agent's name, with its audit entry, in one transaction; the
+ * doorbell rings only once that is committed.
  */
-export async function replyFromConsole(db: Db, agent: Agent, conversationId: string, body: string, now = new Date()) {
-  const posted = await db.transaction().execute(async (trx) => {
-    const reply = await addTeamReply(
-      trx,
-      conversationId,
-      { authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
-      now,
-    );
-    if (botConfigured())
-      await queueThreadPost(trx, { conversationId, kind: "reply", authorName: agentName(agent.email), body }, now);
-    return reply;
-  });
+export async function replyFromConsole(
+  db: Db,
+  agent: Agent,
+  conversationId: string,
+  body: string,
+  audit: AuditBase,
+  now = new Date(),
+) {
+  const entry = { ...audit, action: "support-replied", detail: { length: body.length } } as const;
+  const posted = await auditedChange(
+    db,
+    async (trx) => {
+      const reply = await addTeamReply(
+        trx,
+        conversationId,
+        { authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
+        now,
+      );
+      if (botConfigured())
+        await queueThreadPost(trx, { conversationId, kind: "reply", authorName: agentName(agent.email), body }, now);
+      return reply;
+    },
+    () => entry,
+  );
   ringConversation(conversationId);
   wakeThreadRelay();
   return posted;
 }
 
 /** An internal note: kept beside the conversation (never the visitor's), told to the thread as a `note:`. */
-export async function noteFromConsole(db: Db, agent: Agent, conversationId: string, body: string, now = new Date()) {
-  const note = await db.transaction().execute(async (trx) => {
-    const stored = await addConversationNote(
-      trx,
-      { conversationId, authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
-      now,
-    );
-    if (botConfigured())
-      await queueThreadPost(trx, { conversationId, kind: "note", authorName: agentName(agent.email), body }, now);
-    return stored;
-  });
+export async function noteFromConsole(
+  db: Db,
+  agent: Agent,
+  conversationId: string,
+  body: string,
+  audit: AuditBase,
+  now = new Date(),
+) {
+  const entry = { ...audit, action: "support-note-added", detail: { length: body.length } } as const;
+  const note = await auditedChange(
+    db,
+    async (trx) => {
+      const stored = await addConversationNote(
+        trx,
+        { conversationId, authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
+        now,
+      );
+      if (botConfigured())
+        await queueThreadPost(trx, { conversationId, kind: "note", authorName: agentName(agent.email), body }, now);
+      return stored;
+    },
+    () => entry,
+  );
   ringConversation(conversationId);
   wakeThreadRelay();
   return note;
 }
 
 /** Assigns the conversation to someone (or no one); returns who had it before, or false when nothing changed. */
-export async function assignConversation(db: Db, conversationId: string, staffId: string | null) {
-  return db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("support_conversations")
-      .select("assigned_staff_id")
-      .where("id", "=", conversationId)
-      .executeTakeFirst();
-    if (!before || before.assigned_staff_id === staffId) return false as const;
-    await trx
-      .updateTable("support_conversations")
-      .set({ assigned_staff_id: staffId })
-      .where("id", "=", conversationId)
-      .execute();
-    return { before: before.assigned_staff_id };
-  });
+export async function assignConversation(db: Db, conversationId: string, staffId: string | null, audit: AuditBase) {
+  return auditedChange(
+    db,
+    async (trx) => {
+      const before = await trx
+        .selectFrom("support_conversations")
+        .select("assigned_staff_id")
+        .where("id", "=", conversationId)
+        .executeTakeFirst();
+      if (!before || before.assigned_staff_id === staffId) return false as const;
+      await trx
+        .updateTable("support_conversations")
+        .set({ assigned_staff_id: staffId })
+        .where("id", "=", conversationId)
+        .execute();
+      return { before: before.assigned_staff_id };
+    },
+    (changed) =>
+      changed && { ...audit, action: "support-assigned", detail: { before: changed.before, after: staffId } },
+  );
 }
 
 /** Resolves it and archives its thread (through the outbox); false when it was resolved already. */
-export async function resolveFromConsole(db: Db, conversationId: string, now = new Date()): Promise<boolean> {
-  const changed = await db.transaction().execute(async (trx) => {
-    if (!(await resolveConversation(trx, conversationId, now))) return false;
-    if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "archive" }, now);
-    return true;
-  });
+export async function resolveFromConsole(
+  db: Db,
+  conversationId: string,
+  audit: AuditBase,
+  now = new Date(),
+): Promise<boolean> {
+  const changed = await auditedChange(
+    db,
+    async (trx) => {
+      if (!(await resolveConversation(trx, conversationId, now))) return false;
+      if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "archive" }, now);
+      return true;
+    },
+    (changed) => changed && { ...audit, action: "support-resolved", detail: { before: "open", after: "resolved" } },
+  );
   if (changed) {
     ringConversation(conversationId);
     wakeThreadRelay();
@@ -448,23 +511,32 @@ export async function resolveFromConsole(db: Db, conversationId: string, now = n
  * Opens it again and its thread with it; the thread is read again now, but not asked whether it is archived for
  * a while, so the reopening is not undone before the thread has been opened.
  */
-export async function reopenFromConsole(db: Db, conversationId: string, now = new Date()): Promise<boolean> {
-  const changed = await db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable("support_conversations")
-      .set({
-        status: "open",
-        resolved_at: null,
-        next_read_at: sql<string>`CASE WHEN thread_id IS NULL THEN NULL ELSE ${now.toISOString()} END`,
-        state_checked_at: now.toISOString(),
-      })
-      .where("id", "=", conversationId)
-      .where("status", "=", "resolved")
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "unarchive" }, now);
-    return true;
-  });
+export async function reopenFromConsole(
+  db: Db,
+  conversationId: string,
+  audit: AuditBase,
+  now = new Date(),
+): Promise<boolean> {
+  const changed = await auditedChange(
+    db,
+    async (trx) => {
+      const result = await trx
+        .updateTable("support_conversations")
+        .set({
+          status: "open",
+          resolved_at: null,
+          next_read_at: sql<string>`CASE WHEN thread_id IS NULL THEN NULL ELSE ${now.toISOString()} END`,
+          state_checked_at: now.toISOString(),
+        })
+        .where("id", "=", conversationId)
+        .where("status", "=", "resolved")
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      if (botConfigured()) await queueThreadPost(trx, { conversationId, kind: "unarchive" }, now);
+      return true;
+    },
+    (changed) => changed && { ...audit, action: "support-reopened", detail: { before: "resolved", after: "open" } },
+  );
   if (changed) {
     ringConversation(conversationId);
     wakeThreadRelay();
