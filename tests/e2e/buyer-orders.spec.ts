@@ -73,7 +73,8 @@ async function mailTo(browser: Browser, email: string): Promise<{ code: string; 
       await page.goto(url("/demo/mailbox"));
       text = (await page.getByRole("article").filter({ hasText: email }).first().textContent({ timeout: 500 })) ?? "";
       expect(text).toMatch(/\d{6}/);
-    }).toPass({ timeout: 10_000 });
+      // The mail worker's next round on a busy machine (10 s was outlasted at a load of 12): no speed is promised here.
+    }).toPass({ timeout: 20_000 });
     const code = /(\d{6})/.exec(text.replace(email, ""))?.[1] ?? "";
     const link = /(http\S+sign-in=[\w-]+)/.exec(text)?.[1] ?? "";
     secrets.add(email);
