@@ -9,7 +9,8 @@ import { addAuthenticator, removeAuthenticator, setupLinkIn } from "../support/v
 // makes the first owner's passkey, sign-out and sign-in with it, an invited support person on another browser, a
 // removed person signed out at once, a second passkey and the first removed, and the audit log of all of it.
 
-test.describe.configure({ mode: "serial" });
+// A CLI run, two passkey ceremonies and axe per step: a loaded machine took 54 s for the first test (no speed is promised).
+test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 let server: AppServer;
 /** The console as a browser sees it: on `localhost`, the relying party PUBLIC_URL names. */

@@ -94,7 +94,8 @@ test.beforeAll(async ({ browser }) => {
   await addAuthenticator(page);
   await gotoHydrated(page, link);
   await page.getByRole("button", { name: "Create a passkey" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  // The ceremony, its transaction and the dashboard's first render: a loaded machine outlasted 5 s.
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible({ timeout: 20_000 });
   agent = { context, page };
   agentToken = (await context.cookies()).find((c) => c.name === "kestrel-staff")?.value ?? "";
   // Two saved replies, as an owner keeps them at /admin/support/saved-replies (its own spec covers that page).
