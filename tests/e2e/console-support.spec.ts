@@ -62,6 +62,8 @@ async function axeViolations(page: Page) {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Three servers, a CLI run and a passkey ceremony: 30 s (a hook's own limit) ran out at load 15-17.
+  test.setTimeout(90_000);
   emulator = await startDiscordEmulator();
   channelId = emulator.addChannel({ kind: "text", name: "support" });
   smtp = await startSmtpReceiver();
