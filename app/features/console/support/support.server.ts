@@ -1,8 +1,14 @@
 // The console's support inbox (issue 35): conversations listed by whose turn it is, mine / unassigned / all, oldest
 // wait first, in pages read through one index range; one conversation with everything an agent needs beside it; and
 // every change (reply, note, assignment, resolve, reopen) stored with what it tells the Discord thread (an outbox).
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
-import { type AuditBase, auditedChange, lookupTarget, recordAudit } from "~/features/audit/audit-log.server";
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kysely";
+import {
+  type AuditBase,
+  type AuditEntryInput,
+  auditedChange,
+  lookupTarget,
+  recordAudit,
+} from "~/features/audit/audit-log.server";
 import { SUPPORT_QUESTIONS } from "~/features/support-chat/support-chat";
 import {
   type ConversationNoteRow,
@@ -399,11 +405,39 @@ export interface Agent {
 }
 
 /**
- * An agent's reply: stored as a team reply (the visitor's page, stream and unseen-reply mail take it from there, as
- * a thread reply), and queued for the thread under the agent's name, with its audit entry, in one transaction; the
- * doorbell rings only once that is committed.
+ * A message the agent writes (a reply or a note): stored by `store`, queued for the thread under the agent's name,
+ * with its audit entry, in one transaction; the doorbell rings and the relay wakes only once that is committed.
  */
-export async function replyFromConsole(
+async function writeFromConsole<T>(
+  db: Db,
+  agent: Agent,
+  conversationId: string,
+  body: string,
+  kind: "reply" | "note",
+  entry: AuditEntryInput,
+  store: (trx: Transaction<Database>, authorName: string) => Promise<T>,
+  now: Date,
+): Promise<T> {
+  const authorName = agentName(agent.email);
+  const written = await auditedChange(
+    db,
+    async (trx) => {
+      const stored = await store(trx, authorName);
+      if (botConfigured()) await queueThreadPost(trx, { conversationId, kind, authorName, body }, now);
+      return stored;
+    },
+    () => entry,
+  );
+  ringConversation(conversationId);
+  wakeThreadRelay();
+  return written;
+}
+
+/**
+ * An agent's reply: stored as a team reply (the visitor's page, stream and unseen-reply mail take it from there, as
+ * a thread reply), and queued for the thread.
+ */
+export function replyFromConsole(
   db: Db,
   agent: Agent,
   conversationId: string,
@@ -412,28 +446,21 @@ export async function replyFromConsole(
   now = new Date(),
 ) {
   const entry = { ...audit, action: "support-replied", detail: { length: body.length } } as const;
-  const posted = await auditedChange(
+  return writeFromConsole(
     db,
-    async (trx) => {
-      const reply = await addTeamReply(
-        trx,
-        conversationId,
-        { authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
-        now,
-      );
-      if (botConfigured())
-        await queueThreadPost(trx, { conversationId, kind: "reply", authorName: agentName(agent.email), body }, now);
-      return reply;
-    },
-    () => entry,
+    agent,
+    conversationId,
+    body,
+    "reply",
+    entry,
+    (trx, authorName) =>
+      addTeamReply(trx, conversationId, { authorName, body, source: "console", staffId: agent.id }, now),
+    now,
   );
-  ringConversation(conversationId);
-  wakeThreadRelay();
-  return posted;
 }
 
 /** An internal note: kept beside the conversation (never the visitor's), told to the thread as a `note:`. */
-export async function noteFromConsole(
+export function noteFromConsole(
   db: Db,
   agent: Agent,
   conversationId: string,
@@ -442,23 +469,17 @@ export async function noteFromConsole(
   now = new Date(),
 ) {
   const entry = { ...audit, action: "support-note-added", detail: { length: body.length } } as const;
-  const note = await auditedChange(
+  return writeFromConsole(
     db,
-    async (trx) => {
-      const stored = await addConversationNote(
-        trx,
-        { conversationId, authorName: agentName(agent.email), body, source: "console", staffId: agent.id },
-        now,
-      );
-      if (botConfigured())
-        await queueThreadPost(trx, { conversationId, kind: "note", authorName: agentName(agent.email), body }, now);
-      return stored;
-    },
-    () => entry,
+    agent,
+    conversationId,
+    body,
+    "note",
+    entry,
+    (trx, authorName) =>
+      addConversationNote(trx, { conversationId, authorName, body, source: "console", staffId: agent.id }, now),
+    now,
   );
-  ringConversation(conversationId);
-  wakeThreadRelay();
-  return note;
 }
 
 /** Assigns the conversation to someone (or no one); returns who had it before, or false when nothing changed. */
