@@ -297,14 +297,25 @@ test("a conversation: the title in the first 200 px, Reply jumps to the box, Sen
     await expect(box).toBeInViewport();
     await expect(page.getByRole("button", { name: "Send reply" })).toBeInViewport();
 
-    // Below the conversation (and its box), not beside it.
-    const conversation = await page.getByRole("region", { name: "Conversation" }).boundingBox();
-    const form = await page.getByRole("form", { name: "Write to the conversation" }).boundingBox();
-    for (const name of ["The request", "The buyer's orders"]) {
-      const section = await page.getByRole("region", { name }).boundingBox();
-      expect(section?.y ?? 0, name).toBeGreaterThanOrEqual((form?.y ?? 0) + (form?.height ?? 0));
-      expect(section?.x, name).toBe(conversation?.x);
-      expect(section?.width, name).toBe(conversation?.width);
+    // Below the conversation (and its box), not beside it: measured in one go, as the page may still be gliding.
+    const boxes = await page.evaluate(() => {
+      const of = (selector: string) => {
+        const rect = document.querySelector(selector)?.getBoundingClientRect();
+        return rect
+          ? { top: rect.top + window.scrollY, bottom: rect.bottom + window.scrollY, x: rect.x, width: rect.width }
+          : null;
+      };
+      return {
+        conversation: of("section[aria-labelledby='conversation-messages']"),
+        form: of("form[aria-label='Write to the conversation']"),
+        request: of("section[aria-labelledby='request-answers']"),
+        orders: of("section[aria-labelledby='buyer-orders']"),
+      };
+    });
+    for (const section of [boxes.request, boxes.orders]) {
+      expect(section?.top ?? 0).toBeGreaterThanOrEqual(boxes.form?.bottom ?? Number.POSITIVE_INFINITY);
+      expect(section?.x).toBe(boxes.conversation?.x);
+      expect(section?.width).toBe(boxes.conversation?.width);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     expect(await axeViolations(page)).toEqual([]);
