@@ -2,19 +2,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useState } from "react";
 import { XMarkIcon } from "~/components/icons";
+import { shareStyleNonce } from "~/components/ui/style-nonce";
 import { CHECKOUT_REMINDER_DELAY_MS, CHECKOUT_REMINDER_SOUND } from "./checkout-api";
-
-declare global {
-  // Read by get-nonce, which Radix's scroll lock uses to stamp its <style> element (CSP: style-src carries the nonce).
-  var __webpack_nonce__: string | undefined;
-}
-
-/** Hands the page's CSP nonce (as stamped on our scripts) to the dialog's scroll-lock style element. */
-function shareStyleNonce() {
-  if (globalThis.__webpack_nonce__) return;
-  const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-  if (nonce) globalThis.__webpack_nonce__ = nonce;
-}
 
 /** Plays the reminder chime once, 13 s after the checkout started, if the modal is still open then. */
 function useCheckoutReminder(open: boolean, startedAt: number | undefined) {

@@ -9,6 +9,7 @@ import { MAX_MESSAGE_LENGTH } from "~/features/support-conversation/support-conv
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
 import { catalogueNames } from "../orders/catalogue-names.server";
+import { MESSAGE_BOX_ID } from "./inbox-labels";
 import { savedRepliesFor } from "../saved-replies/saved-replies.server";
 import {
   assignConversation,
@@ -108,6 +109,7 @@ export async function conversationAction(request: Request, context: Context, id:
     ...auditInfo(request, context.get(clientAddressContext)),
   };
   const url = new URL(request.url);
+  // After a reply or a note the page opens at the message box (#message), so it stays in view on a phone too.
   const back = (done: DoneNotice) => {
     const params = new URLSearchParams();
     for (const key of ["state", "scope", "q"]) {
@@ -115,7 +117,11 @@ export async function conversationAction(request: Request, context: Context, id:
       if (value) params.set(key, value);
     }
     params.set("done", done);
-    return redirect(`${consolePath(request, `${INBOX_PATH}/${id}`)}?${params}`, { status: 303, headers: NO_STORE });
+    const at = done === "replied" || done === "noted" ? `#${MESSAGE_BOX_ID}` : "";
+    return redirect(`${consolePath(request, `${INBOX_PATH}/${id}`)}?${params}${at}`, {
+      status: 303,
+      headers: NO_STORE,
+    });
   };
 
   return pageDatabaseWork(async () => {

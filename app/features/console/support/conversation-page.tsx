@@ -13,7 +13,7 @@ import type { SavedReplyChoice } from "../saved-replies/saved-replies";
 import { MessageBox } from "./message-box";
 import { ShortcutsHelp, useInboxShortcuts } from "./inbox-shortcuts";
 import type { ConversationActionData, DoneNotice } from "./conversation-page.server";
-import { categoryLine, languageName, listQuery, useCategoryName, useWaitedFor } from "./inbox-labels";
+import { categoryLine, languageName, listQuery, MESSAGE_BOX_ID, useCategoryName, useWaitedFor } from "./inbox-labels";
 import type { ConsoleConversation, InboxScope, InboxState, TimelineEntry } from "./support.server";
 
 export interface ConversationPageProps {
@@ -130,9 +130,11 @@ export function SupportConversationPage({
   const product = conversation.answers[0]?.answer ?? "";
   const assignedToMe = conversation.assignee?.id === viewerId;
 
+  // Below the console's breakpoint the title and its line come first, before the way back and the neighbours, so a
+  // phone shows it at the top of the first screen; the focus order (the links, then the buttons) is the same.
   return (
-    <div>
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+    <div className="max-console:flex max-console:flex-col">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3 max-console:mt-3 max-console:mb-0">
         <Link to={`${path("/admin/support")}?${query}`} className="underline">
           <Trans>Back to the inbox</Trans>
         </Link>
@@ -157,10 +159,10 @@ export function SupportConversationPage({
         </div>
       </div>
 
-      <h1 className="break-words font-bold text-2xl text-foreground">
+      <h1 className="break-words font-bold text-2xl text-foreground max-console:-order-1">
         {categoryLine(categoryName(conversation.category), product)}
       </h1>
-      <p className="mt-1 text-soft">
+      <p className="mt-1 text-soft max-console:-order-1">
         {conversation.status === "resolved" ? (
           <Trans>Resolved {time(conversation.resolvedAt)}</Trans>
         ) : conversation.waitingOn === "us" ? (
@@ -183,6 +185,20 @@ export function SupportConversationPage({
       </p>
 
       <div className="mt-4 flex flex-wrap gap-2">
+        {/* Below the console's breakpoint the box is under the whole history: this jumps there (a plain link without
+            JavaScript). */}
+        <a
+          href={`#${MESSAGE_BOX_ID}`}
+          onClick={(event) => {
+            event.preventDefault();
+            box.current?.scrollIntoView({ block: "center" });
+            setMode("reply");
+            box.current?.focus({ preventScroll: true });
+          }}
+          className={`${buttonStyles.primary} console:hidden`}
+        >
+          <Trans comment="Jumps to the conversation's message box on a narrow screen">Reply</Trans>
+        </a>
         <Form method="post">
           <button
             type="submit"
@@ -281,7 +297,7 @@ export function SupportConversationPage({
           <Form method="post" ref={form} className="mt-6" aria-label={t`Write to the conversation`}>
             <MessageBox
               ref={box}
-              id="message"
+              id={MESSAGE_BOX_ID}
               name="message"
               label={<Trans>Message</Trans>}
               hint={

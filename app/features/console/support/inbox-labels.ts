@@ -14,6 +14,9 @@ export function listQuery(list: { state: InboxState; scope: InboxScope; query: s
   return params.toString();
 }
 
+/** The conversation page's message box: the **Reply** link and the page after a reply or a note open at it. */
+export const MESSAGE_BOX_ID = "message";
+
 export function useCategoryName() {
   const { i18n } = useLingui();
   return (category: string) => (isSupportCategory(category) ? i18n._(CATEGORY_NAMES[category]) : category);

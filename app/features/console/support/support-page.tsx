@@ -102,7 +102,7 @@ export function SupportInboxPage({ filter, listing, waiting, now }: InboxPagePro
         <Form
           method="get"
           role="search"
-          className="flex min-w-0 flex-1 flex-wrap items-end justify-end gap-2 sm:flex-none"
+          className="flex min-w-0 flex-1 flex-wrap items-end justify-end gap-2 max-sm:basis-full sm:flex-none"
         >
           <input type="hidden" name="state" value={filter.state} />
           <input type="hidden" name="scope" value={filter.scope} />
