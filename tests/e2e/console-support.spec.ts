@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type Browser, type BrowserContext, type ConsoleMessage, expect, type Page, test } from "@playwright/test";
 import { type DiscordEmulator, startDiscordEmulator } from "../fakes/discord-emulator";
 import { type SmtpReceiver, startSmtpReceiver } from "../fakes/smtp-receiver";
 import { type AppServer, startAppServer } from "../support/app-server";
@@ -200,10 +200,12 @@ test("a saved reply inserted with / goes into a note (and the message box stays 
   const page = agent.page;
   const box = page.getByRole("textbox", { name: "Message" });
   await box.click();
+  const cspErrors = collectCspErrors(page);
   await page.keyboard.type("/refund");
   const list = page.getByRole("listbox", { name: "Saved replies" });
   await expect(list.getByRole("option")).toHaveText([/Refund policy/]);
   expect(await axeViolations(page)).toEqual([]);
+  expect(cspErrors.stop(), "the picker's scroll lock carries the page's nonce").toEqual([]);
   await page.keyboard.press("Enter");
   await expect(list).toBeHidden();
   await expect(box).toHaveValue("Refunds are possible within 14 days.");
@@ -251,11 +253,13 @@ test("the keyboard: j opens the list's rows, r writes, keys typed in the box sta
   await expect(box).toBeFocused();
   await expect(page.getByText("Writing an internal note")).toBeVisible();
   await page.getByRole("heading", { level: 1 }).click();
+  const cspErrors = collectCspErrors(page);
   await page.keyboard.press("?");
   const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(help).toBeVisible();
   await expect(help.getByText("Resolve the conversation")).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
+  expect(cspErrors.stop(), "the dialog's scroll lock carries the page's nonce").toEqual([]);
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
   await page.getByRole("heading", { level: 1 }).click();
@@ -353,3 +357,18 @@ test("the inbox in the shop's languages: German words, Arabic right to left", as
   await expect(page.getByRole("heading", { level: 1, name: "صندوق وارد الدعم" })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
 });
+
+/** The page's Content Security Policy errors from now until `stop()` (a dialog's scroll-lock style without the nonce). */
+function collectCspErrors(page: Page) {
+  const errors: string[] = [];
+  const listen = (message: ConsoleMessage) => {
+    if (message.type() === "error" && /Content Security Policy/.test(message.text())) errors.push(message.text());
+  };
+  page.on("console", listen);
+  return {
+    stop() {
+      page.off("console", listen);
+      return errors;
+    },
+  };
+}

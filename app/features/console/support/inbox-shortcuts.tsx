@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useRef, useState } from "react";
 import { buttonStyles } from "~/components/ui/button-styles";
+import { shareStyleNonce } from "~/components/ui/style-nonce";
 
 export type ShortcutKey = "j" | "k" | "r" | "n" | "e";
 
@@ -43,6 +44,7 @@ export function useInboxShortcuts(actions: Partial<Record<ShortcutKey, () => voi
 /** The **Keyboard shortcuts** button and the dialog `?` opens; the button makes the list reachable by Tab too. */
 export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useLingui();
+  if (open && typeof document !== "undefined") shareStyleNonce();
   const keys: Array<[string, string]> = [
     ["j", t`Next conversation`],
     ["k", t`Previous conversation`],
