@@ -12,6 +12,7 @@ import { maxReleaseFileBytes, releaseStorage } from "./release-catalogue.server"
 import type { ReleaseStorage } from "./release-storage.server";
 import { normaliseVersion, type ReleaseNotes, type ReleasePlatform } from "./releases";
 import {
+  findRelease,
   createRelease,
   publishRelease,
   recordReleaseFile,
@@ -66,6 +67,8 @@ export async function importDemoReleases(
       logger.warn({ download: download.id }, "seed releases: skipped (no product id or not a semantic version)");
       continue;
     }
+    // A version the owner already added (say with the CLI before the first start) is theirs.
+    if (await findRelease(db, download.productId, version)) continue;
     const file = demoFileOf(download, version);
     const staged = await stageReleaseFile(storage, {
       ...file,

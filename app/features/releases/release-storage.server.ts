@@ -17,7 +17,9 @@ export interface StoredFile {
 
 export class ReleaseFileTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
-    super(`the file is larger than the limit of ${Math.floor(maxBytes / 1_048_576)} MB (RELEASE_MAX_FILE_MB)`);
+    super(
+      `the file is larger than the limit of ${Math.round((maxBytes / 1_048_576) * 100) / 100} MB (RELEASE_MAX_FILE_MB)`,
+    );
     this.name = "ReleaseFileTooLargeError";
   }
 }
