@@ -30,7 +30,7 @@ import {
 } from "./cli-context";
 
 export const RELEASES_USAGE = `Usage:
-  npm run cli -- releases add --product <id or slug> --version <v> [--channel beta] [--platform <platform>]... --file <path>... [--notes <file.md>] [--signature <file.sig>]... [--anyone] [--publish] [--json]
+  npm run cli -- releases add --product <id or slug> --version <v> [--channel beta] [--platform <platform>]... --file <path>... [--notes <file.md>] [--requirement <line>]... [--signature <file.sig>]... [--anyone] [--publish] [--json]
   npm run cli -- releases list [--product <id or slug>] [--json]
   npm run cli -- releases publish <product> <version> [--json]
   npm run cli -- releases yank <product> <version> [--json]
@@ -49,6 +49,7 @@ const RELEASES_OPTIONS = {
   file: { type: "string", multiple: true },
   signature: { type: "string", multiple: true },
   notes: { type: "string" },
+  requirement: { type: "string", multiple: true },
   anyone: { type: "boolean", default: false },
   publish: { type: "boolean", default: false },
 } as const;
@@ -194,6 +195,7 @@ export function createReleasesCommand({
                 channel,
                 access: values.anyone ? "anyone" : "buyers",
                 notes: notes === undefined ? {} : { en: notes },
+                requirements: values.requirement === undefined ? {} : { en: values.requirement },
               });
               for (const file of staged) await recordReleaseFile(trx, draft.id, file);
               if (values.publish) await publishRelease(trx, product.id, version);

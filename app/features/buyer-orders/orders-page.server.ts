@@ -1,5 +1,5 @@
 // What /orders loads and what its forms do: thin routes call these two (issue 29).
-import { createContext, data, redirect, type RouterContextProvider } from "react-router";
+import { createContext, data, redirect, redirectDocument, type RouterContextProvider } from "react-router";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { i18nFor } from "~/features/i18n/i18n.server";
 import { type AnyLocale, localizedPath } from "~/features/i18n/locales";
@@ -188,6 +188,16 @@ async function openBuyerConversation(request: Request, form: FormData) {
   return redirect(localizedPath(CONVERSATION_PATH, localeOfRequest(request)), { status: 303, headers });
 }
 
+/** A "Sign in to download" link's file (issue 45): only a download path of this site, never anywhere else. */
+export function downloadAfterSignIn(next: FormDataEntryValue | null): string | undefined {
+  if (typeof next !== "string" || next.length > 400) return undefined;
+  return /^\/(?:[a-z]{2}(?:-[a-z]{2})?\/)?downloads\/[A-Za-z0-9._~%+-]+\/[A-Za-z0-9._~%+-]+\/[A-Za-z0-9._~%+-]+$/.test(
+    next,
+  )
+    ? next
+    : undefined;
+}
+
 /** The page's forms: send-code, check-code, start-over (another address), sign-out and open-conversation. */
 export async function ordersPageAction(request: Request, context: Readonly<RouterContextProvider>) {
   if (!isOwnOrigin(request)) return answer({ kind: "forbidden-origin" }, 403);
@@ -244,6 +254,9 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
     const headers = new Headers(NO_STORE);
     headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));
     headers.append("Set-Cookie", clearCookie(request, PENDING_CODE_COOKIE));
+    // A file is no page of the router: the browser goes to it as a document, and the download starts.
+    const next = downloadAfterSignIn(form.get("next"));
+    if (next) return redirectDocument(next, { status: 303, headers });
     return redirect(ordersPath(request), { status: 303, headers });
   }
 

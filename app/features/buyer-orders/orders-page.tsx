@@ -111,6 +111,12 @@ function EmailForm() {
   );
 }
 
+/** The file a "Sign in to download" link came for (`?next=`): the code's form goes on to it (the server checks it). */
+function NextField() {
+  const next = new URLSearchParams(useLocation().search).get("next");
+  return next ? <input type="hidden" name="next" value={next} /> : null;
+}
+
 function CodeForm({ mail, focus }: { mail: "on-its-way" | "not-sent"; focus: boolean }) {
   const field = useRef<HTMLInputElement>(null);
   // The form that sent the code is gone: keyboard and screen reader users land on the field that needs them next.
@@ -134,6 +140,7 @@ function CodeForm({ mail, focus }: { mail: "on-its-way" | "not-sent"; focus: boo
       ) : null}
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="check-code" />
+        <NextField />
         <label htmlFor="orders-code" className="font-semibold text-foreground">
           <Trans>Code from the email</Trans>
         </label>

@@ -10,7 +10,7 @@ import { logger } from "~/platform/logger.server";
 import type { Database } from "../../../db/schema";
 import { maxReleaseFileBytes, releaseStorage } from "./release-catalogue.server";
 import type { ReleaseStorage } from "./release-storage.server";
-import { normaliseVersion, type ReleaseNotes, type ReleasePlatform } from "./releases";
+import { normaliseVersion, type ReleaseNotes, type ReleasePlatform, type ReleaseRequirements } from "./releases";
 import {
   findRelease,
   createRelease,
@@ -51,8 +51,11 @@ export async function importDemoReleases(
   downloads: readonly Download[],
   {
     storage = releaseStorage(),
-    notesIn = (id: string) => notesByLocale(id),
-  }: { storage?: ReleaseStorage; notesIn?: (downloadId: string) => ReleaseNotes } = {},
+    notesIn = (id: string) => textsByLocale(id),
+  }: {
+    storage?: ReleaseStorage;
+    notesIn?: (downloadId: string) => { notes: ReleaseNotes; requirements: ReleaseRequirements };
+  } = {},
 ): Promise<number> {
   const done = await db
     .selectFrom("release_imports")
@@ -84,8 +87,7 @@ export async function importDemoReleases(
           productId: download.productId ?? 0,
           version,
           channel: download.status === "beta" ? "beta" : "stable",
-          notes: notesIn(download.id),
-          requirements: download.requirements,
+          ...notesIn(download.id),
           now: new Date(`${download.date}T00:00:00.000Z`),
         });
         await recordReleaseFile(trx, release.id, staged, new Date(`${download.date}T00:00:00.000Z`));
@@ -103,12 +105,15 @@ export async function importDemoReleases(
   return entries.length;
 }
 
-/** One entry's notes in each language whose content has it (English first: the fallback). */
-function notesByLocale(downloadId: string): ReleaseNotes {
+/** One entry's notes and requirements in each language whose content has it (English: the fallback). */
+function textsByLocale(downloadId: string): { notes: ReleaseNotes; requirements: ReleaseRequirements } {
   const notes: ReleaseNotes = {};
+  const requirements: ReleaseRequirements = {};
   for (const locale of LOCALE_CODES) {
     const download = getContent(locale).downloads.find((d) => d.id === downloadId);
-    if (download) notes[locale] = notesOf(download);
+    if (!download) continue;
+    notes[locale] = notesOf(download);
+    requirements[locale] = download.requirements;
   }
-  return notes;
+  return { notes, requirements };
 }

@@ -12,6 +12,7 @@ import {
   type ReleaseAccess,
   type ReleaseChannel,
   type ReleaseNotes,
+  type ReleaseRequirements,
   type ReleasePlatform,
   type ReleaseState,
   RELEASE_PLATFORMS,
@@ -40,7 +41,8 @@ export interface Release {
   state: ReleaseState;
   access: ReleaseAccess;
   notes: ReleaseNotes;
-  requirements: string[];
+  /** Requirement lines per locale (`en` the fallback). */
+  requirements: ReleaseRequirements;
   createdAt: string;
   publishedAt: string | null;
   yankedAt: string | null;
@@ -90,12 +92,18 @@ function releaseOf(row: Selectable<ReleasesTable>, files: ReleaseFile[]): Releas
     state: row.state,
     access: row.access,
     notes: parseJson<ReleaseNotes>(row.notes, {}),
-    requirements: parseJson<string[]>(row.requirements, []),
+    requirements: requirementsOf(parseJson<unknown>(row.requirements, [])),
     createdAt: row.created_at,
     publishedAt: row.published_at,
     yankedAt: row.yanked_at,
     files: files.filter((f) => f.releaseId === row.id).sort((a, b) => platformOrder(a) - platformOrder(b)),
   };
+}
+
+/** Stored as a list (English) or as lists by locale. */
+function requirementsOf(value: unknown): ReleaseRequirements {
+  if (Array.isArray(value)) return { en: value.filter((v): v is string => typeof v === "string") };
+  return typeof value === "object" && value !== null ? (value as ReleaseRequirements) : {};
 }
 
 const platformOrder = (file: ReleaseFile) => RELEASE_PLATFORMS.indexOf(file.platform);
@@ -122,7 +130,7 @@ export interface NewRelease {
   channel?: ReleaseChannel;
   access?: ReleaseAccess;
   notes?: ReleaseNotes;
-  requirements?: string[];
+  requirements?: ReleaseRequirements;
   now?: Date;
 }
 
@@ -147,7 +155,7 @@ export async function createRelease(db: Db, input: NewRelease): Promise<Release>
     state: "draft" as const,
     access: input.access ?? "buyers",
     notes: JSON.stringify(input.notes ?? {}),
-    requirements: JSON.stringify(input.requirements ?? []),
+    requirements: JSON.stringify(input.requirements ?? {}),
     created_at: (input.now ?? new Date()).toISOString(),
     published_at: null,
     yanked_at: null,

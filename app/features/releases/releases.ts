@@ -98,6 +98,13 @@ export function notesFor(notes: ReleaseNotes, locale: string): string {
   return notes[locale] ?? notes[locale.split("-")[0] ?? ""] ?? notes.en ?? "";
 }
 
+/** Requirement lines per locale; English is the fallback. */
+export type ReleaseRequirements = Partial<Record<string, string[]>>;
+
+export function requirementsFor(requirements: ReleaseRequirements, locale: string): string[] {
+  return requirements[locale] ?? requirements[locale.split("-")[0] ?? ""] ?? requirements.en ?? [];
+}
+
 const DAY_MS = 86_400_000;
 
 /**
