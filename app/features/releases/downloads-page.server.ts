@@ -109,10 +109,13 @@ export async function loadDownloadsPage(request: Request, locale: AnyLocale) {
     for (const list of byProduct.values()) {
       const stable = latestOf(list, "stable");
       const beta = latestOf(list, "beta");
-      for (const release of [stable, beta !== stable && beta?.channel === "beta" ? beta : undefined]) {
-        if (!release) continue;
-        if (release === beta && stable && compareVersions(beta.version, stable.version) <= 0) continue;
-        const view = releaseView(release, rights, locale);
+      // The beta channel's newest is shown beside the stable one only when it is a beta newer than it.
+      const newerBeta =
+        beta && beta.channel === "beta" && (!stable || compareVersions(beta.version, stable.version) > 0)
+          ? beta
+          : undefined;
+      for (const release of [stable, newerBeta]) {
+        const view = release && releaseView(release, rights, locale);
         if (view) shown.push(view);
       }
     }
