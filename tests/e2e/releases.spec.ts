@@ -112,6 +112,13 @@ test("a one-week licence bought in the demo: success page, Downloads, Sign in to
   const again = page.waitForEvent("download");
   await download.click();
   expect(await sha256Of((await (await again).path()) ?? "")).toBe(shown);
+  // /orders shows the order's latest release with its button, and the file's checksum.
+  await page.goto(url("/orders"));
+  const card = page.getByRole("listitem").filter({ hasText: "Kestrel Capture · 1 Week" });
+  await expect(card.getByText("Kestrel Capture 5.0.3")).toBeVisible();
+  await expect(card.getByText(shown)).toBeVisible();
+  await expect(card.getByRole("link", { name: "Download" })).toHaveAttribute("href", CAPTURE_FILE);
+  await page.goto(url("/downloads"));
   // A product this buyer did not buy: Buy it.
   await expect(
     page.getByRole("article", { name: "Kestrel Vault" }).getByRole("link", { name: "Buy Kestrel Vault" }),
@@ -138,6 +145,13 @@ test("a buyer whose one-week licence ended before the release is offered Renew, 
   await expect(
     page.getByRole("article", { name: "Kestrel Studio" }).getByRole("link", { name: "Buy Kestrel Studio" }),
   ).toHaveAttribute("href", "/product/studio");
+  await page.goto(url("/orders"));
+  await expect(
+    page
+      .getByRole("listitem")
+      .filter({ hasText: "Kestrel Capture · 1 Week" })
+      .getByRole("link", { name: "Renew to get 5.0.3" }),
+  ).toHaveAttribute("href", "/product/capture?duration=1-week");
   const refused = await page.request.get(url(CAPTURE_FILE), { maxRedirects: 0 });
   expect(refused.status()).toBe(403);
   expect(await refused.text()).toContain("Renew to get 5.0.3");

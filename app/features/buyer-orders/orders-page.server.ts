@@ -18,6 +18,7 @@ import {
   CONVERSATION_PATH,
 } from "~/features/support-conversation/support-conversation";
 import { conversationCookies } from "~/features/support-conversation/support-conversation.server";
+import { releasesForOrders } from "~/features/releases/order-releases.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { isOwnOrigin, readSmallForm } from "~/platform/form-request.server";
@@ -96,7 +97,18 @@ export async function loadOrdersPage(
       // The shop cannot be read (no API key, down, busy): the buyer is told to come back, never "no orders".
       if (source.ordersAvailable === false) return { ...signedIn, orders: [], unavailable: true };
       try {
-        return { ...signedIn, orders: await source.ordersOf(email), unavailable: false };
+        const orders = await source.ordersOf(email);
+        const releases = await releasesForOrders(
+          db,
+          email,
+          orders.map((o) => o.id),
+          { locale: localeOfRequest(request), every: options.orderId !== undefined },
+        );
+        return {
+          ...signedIn,
+          orders: orders.map((o) => (releases.has(o.id) ? { ...o, releases: releases.get(o.id) } : o)),
+          unavailable: false,
+        };
       } catch (error) {
         if (!(error instanceof BuyerOrdersUnavailableError)) throw error;
         logger.warn({ err: error.message }, "orders page: the shop's invoices could not be read");

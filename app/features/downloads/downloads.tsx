@@ -174,7 +174,7 @@ export function DownloadCard({ release }: { release: ReleaseView }) {
             </p>
             <div className="flex min-w-0 flex-wrap items-center gap-2 text-xs text-soft">
               <span>SHA-256</span>
-              <code className="min-w-0 break-all font-mono" data-testid="sha256">
+              <code lang="zxx" className="min-w-0 break-all font-mono" data-testid="sha256">
                 {file.sha256}
               </code>
               <CopyChecksum value={file.sha256} label={t`Copy the SHA-256 of ${file.name}`} />

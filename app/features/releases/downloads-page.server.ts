@@ -4,7 +4,8 @@ import { SESSION_COOKIE } from "~/features/buyer-orders/sign-in";
 import { buyerSessionEmail } from "~/features/buyer-orders/sign-in-store.server";
 import { getProduct } from "~/features/catalog/catalogue.server";
 import { getContent } from "~/features/content/content.server";
-import { type AnyLocale, localizedPath } from "~/features/i18n/locales";
+import { type AnyLocale, localizedPath, PSEUDO_LOCALE } from "~/features/i18n/locales";
+import { pseudoLocalize } from "~/features/i18n/pseudo-locale";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { cookieValue } from "~/platform/form-input";
 import { type DownloadRight, type OrderRight, rightsOf, rightTo } from "./release-rights.server";
@@ -68,6 +69,7 @@ export function releaseView(
   const product = getProduct(release.productId, locale);
   if (!product) return undefined;
   const right = rightTo(release, rights);
+  const pseudo = (text: string) => (locale === PSEUDO_LOCALE ? pseudoLocalize(text) : text);
   return {
     id: release.id,
     productId: release.productId,
@@ -75,8 +77,9 @@ export function releaseView(
     version: release.version,
     channel: release.channel,
     date: (release.publishedAt ?? release.createdAt).slice(0, 10),
-    notes: notesFor(release.notes, locale),
-    requirements: requirementsFor(release.requirements, locale),
+    // The pseudo-locale is made from English, as its content is (docs/i18n.md).
+    notes: pseudo(notesFor(release.notes, locale)),
+    requirements: requirementsFor(release.requirements, locale).map(pseudo),
     files: release.files.map((f) => {
       const file = {
         name: f.name,
