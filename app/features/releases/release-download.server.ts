@@ -251,7 +251,8 @@ async function sendFile(
     "Content-Type": "application/octet-stream",
     "Content-Disposition": `attachment; filename="${file.name}"`,
     "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "private, no-cache",
+    // no-transform: nothing on the way (our compression included) may alter bytes whose checksum is published.
+    "Cache-Control": "private, no-cache, no-transform",
   });
   if (range === "bad") return res.status(416).set("Content-Range", `bytes */${size}`).end();
   if (req.headers["if-none-match"] === etag && range === undefined) return res.status(304).end();
