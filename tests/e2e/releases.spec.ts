@@ -157,6 +157,28 @@ test("a buyer whose one-week licence ended before the release is offered Renew, 
   expect(await refused.text()).toContain("Renew to get 5.0.3");
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("Sign in to download, the code, and the same file arrives", async ({ page, browser }) => {
+    const email = uniqueAddress("nojs");
+    insertOrder(email, 446893, 653012, new Date().toISOString());
+    await page.goto(url("/downloads"));
+    await page
+      .getByRole("article", { name: "Kestrel Capture", exact: true })
+      .getByRole("link", { name: "Sign in to download" })
+      .click();
+    await signIn(page, browser, email);
+    const arrives = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const file = await arrives;
+    expect(file.suggestedFilename()).toBe("Kestrel-Capture-5.0.3-x64-setup.exe");
+    // The SHA-256 /downloads shows is the one of the bytes that arrived.
+    const response = await page.request.get(url("/downloads"));
+    expect(await response.text()).toContain(await sha256Of((await file.path()) ?? ""));
+  });
+});
+
 test("no address, code or key reaches the server's log", async () => {
   expect(secretsInLog(server.logs(), secrets)).toEqual([]);
 });
