@@ -6,6 +6,7 @@ import { loadDownloadsPage } from "~/features/releases/downloads-page.server";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { pageMeta } from "~/features/layout/page-meta";
 import type { Route } from "./+types/downloads";
 
@@ -26,13 +27,14 @@ export const meta: Route.MetaFunction = ({ matches, location }) => {
 
 export default function DownloadsRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useLingui();
+  const { path } = useLocale();
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
       <PageHeader
         title={t({ message: "Downloads", comment: "The downloads page's title and heading" })}
         description={t`The latest release of every product, with requirements, what changed and the SHA-256 of each file. Buyers download with the address they bought with.`}
       />
-      <DownloadList releases={loaderData.releases} />
+      <DownloadList releases={loaderData.releases} versionsHref={(r) => path(`/downloads/${r.productSlug}`)} />
     </div>
   );
 }

@@ -119,7 +119,7 @@ function ActionLink({ action, productName, version }: { action: ReleaseAction; p
   }
 }
 
-export function DownloadCard({ release }: { release: ReleaseView }) {
+export function DownloadCard({ release, allVersionsHref }: { release: ReleaseView; allVersionsHref?: string }) {
   const { t, i18n } = useLingui();
   const headingId = `download-${release.id}`;
   const { productName, version } = release;
@@ -187,7 +187,14 @@ export function DownloadCard({ release }: { release: ReleaseView }) {
   );
 }
 
-export function DownloadList({ releases }: { releases: ReleaseView[] }) {
+export function DownloadList({
+  releases,
+  versionsHref,
+}: {
+  releases: ReleaseView[];
+  /** Where a product's every release is listed (the main page links each card there). */
+  versionsHref?: (release: ReleaseView) => string;
+}) {
   if (releases.length === 0)
     return (
       <p className="text-soft">
@@ -198,7 +205,7 @@ export function DownloadList({ releases }: { releases: ReleaseView[] }) {
     <ul className="grid gap-5 md:grid-cols-2">
       {releases.map((release) => (
         <li key={release.id}>
-          <DownloadCard release={release} />
+          <DownloadCard release={release} allVersionsHref={versionsHref?.(release)} />
         </li>
       ))}
     </ul>

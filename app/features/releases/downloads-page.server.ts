@@ -1,5 +1,6 @@
 // What /downloads shows (issue 45): each product's latest stable release and its newer beta, with what the button
 // does for this visitor: Download, Sign in to download, Buy {product} or Renew to get {version}.
+import { data } from "react-router";
 import { SESSION_COOKIE } from "~/features/buyer-orders/sign-in";
 import { buyerSessionEmail } from "~/features/buyer-orders/sign-in-store.server";
 import { getProduct } from "~/features/catalog/catalogue.server";
@@ -10,7 +11,8 @@ import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { cookieValue } from "~/platform/form-input";
 import { type DownloadRight, type OrderRight, rightsOf, rightTo } from "./release-rights.server";
 import { compareVersions, downloadPath, notesFor, type ReleasePlatform, requirementsFor } from "./releases";
-import { allPublishedReleases, latestOf, type Release } from "./releases.server";
+import { allPublishedReleases, latestOf, publishedReleases, type Release } from "./releases.server";
+import { productByRef } from "./release-catalogue.server";
 
 export interface ReleaseFileView {
   name: string;
@@ -33,6 +35,7 @@ export interface ReleaseView {
   id: string;
   productId: number;
   productName: string;
+  productSlug: string;
   version: string;
   channel: "stable" | "beta";
   /** `YYYY-MM-DD`. */
@@ -74,6 +77,7 @@ export function releaseView(
     id: release.id,
     productId: release.productId,
     productName: product.name,
+    productSlug: product.slug,
     version: release.version,
     channel: release.channel,
     date: (release.publishedAt ?? release.createdAt).slice(0, 10),
@@ -130,5 +134,16 @@ export async function loadDownloadsPage(request: Request, locale: AnyLocale) {
     };
     shown.sort((a, b) => rank(a) - rank(b) || (a.channel === b.channel ? 0 : a.channel === "stable" ? -1 : 1));
     return { releases: shown, signedIn: rights !== undefined };
+  });
+}
+
+/** A product's own downloads page: every published release, newest first; a 404 for a product we do not have. */
+export async function loadProductDownloadsPage(request: Request, locale: AnyLocale, ref: string) {
+  const product = productByRef(ref, locale);
+  if (!product) throw data(null, { status: 404 });
+  return pageDatabaseWork(async () => {
+    const [releases, rights] = await Promise.all([publishedReleases(getDb().db, product.id), visitorRights(request)]);
+    const views = releases.map((r) => releaseView(r, rights, locale)).filter((v): v is ReleaseView => v !== undefined);
+    return { productName: product.name, productSlug: product.slug, releases: views };
   });
 }
