@@ -145,6 +145,14 @@ test("a buyer whose one-week licence ended before the release is offered Renew, 
   await expect(
     page.getByRole("article", { name: "Kestrel Studio" }).getByRole("link", { name: "Buy Kestrel Studio" }),
   ).toHaveAttribute("href", "/product/studio");
+  // The product's own downloads page, linked from its card, lists its releases with the same buttons.
+  await page
+    .getByRole("article", { name: "Kestrel Capture", exact: true })
+    .getByRole("link", { name: "All versions of Kestrel Capture" })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: "Kestrel Capture downloads" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Renew to get 5.0.3" })).toBeVisible();
+  expect((await page.request.get(url("/downloads/nothing"))).status()).toBe(404);
   await page.goto(url("/orders"));
   await expect(
     page

@@ -183,6 +183,13 @@ export function DownloadCard({ release, allVersionsHref }: { release: ReleaseVie
           </li>
         ))}
       </ul>
+      {allVersionsHref ? (
+        <a href={allVersionsHref} className="mt-4 text-sm text-link underline">
+          <Trans comment="Link from a release to the product's page of every release">
+            All versions of {productName}
+          </Trans>
+        </a>
+      ) : null}
     </article>
   );
 }
