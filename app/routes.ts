@@ -34,6 +34,7 @@ export default [
     route("faq", "routes/faq.tsx"),
     route("docs", "routes/docs.tsx"),
     route("downloads", "routes/downloads.tsx"),
+    route("downloads/:product", "routes/product-downloads.tsx"),
     ...LEGAL_PAGES.map((page) => route(page.slug, "routes/legal.tsx", { id: legalRouteId(page.slug) })),
     route("purchase/success", "routes/purchase-success.tsx"),
     // The buyer's orders behind a one-time code (issue 29), and the demo shop's kept mail that carries it.

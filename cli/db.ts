@@ -73,6 +73,12 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "staff_setup_links",
   "staff_sessions",
   "staff_challenges",
+  // Releases (issue 45) name files in their storage, which an export file does not carry: a moved shop adds its
+  // releases again with `releases add` (docs/releases.md); the demo's seed is imported again on the new database.
+  "releases",
+  "release_files",
+  "release_downloads",
+  "release_imports",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

@@ -10,6 +10,7 @@ import { runDbCli } from "./db";
 import { runIncidentsCli } from "./incidents";
 import { runMailCli } from "./mail";
 import { runOrdersCli } from "./orders";
+import { runReleasesCli } from "./releases";
 import { runStatusCli } from "./status";
 import { runStaffCli } from "./staff";
 import { runSupportCli } from "./support";
@@ -27,6 +28,10 @@ const commands: Record<string, { summary: string; run: (argv: string[]) => Promi
     run: runMailCli,
   },
   orders: { summary: "list or show checkout orders and the shop notifications that changed them", run: runOrdersCli },
+  releases: {
+    summary: "a product's releases: add one with its files (hashed here), list them, publish or yank one",
+    run: runReleasesCli,
+  },
   catalog: {
     summary: "the connected shop's catalogue: last sync, a starter content overlay, overlay entries the shop dropped",
     run: runCatalogCli,

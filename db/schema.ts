@@ -259,6 +259,10 @@ export interface Database {
   staff_sessions: StaffSessionsTable;
   staff_challenges: StaffChallengesTable;
   audit_log: AuditLogTable;
+  releases: ReleasesTable;
+  release_files: ReleaseFilesTable;
+  release_downloads: ReleaseDownloadsTable;
+  release_imports: ReleaseImportsTable;
 }
 
 /** A member of the shop's team who may use the console (migration 018, docs/console.md). */
@@ -467,4 +471,59 @@ export interface SupportRelayStatusTable {
   /** null: replies are live; else why not (`unauthorized`, `missing_access`, `missing_permissions`, `intent_missing`). */
   blocked_reason: string | null;
   updated_at: string;
+}
+
+/** A product's release (migration 023, docs/releases.md): a draft until published; yanked ones are kept for the record. */
+export interface ReleasesTable {
+  id: string;
+  product_id: number;
+  /** Semver without a leading `v`. */
+  version: string;
+  channel: "stable" | "beta";
+  state: "draft" | "published" | "yanked";
+  /** Who may download it: the product's buyers, or anyone (an installer the licence key unlocks). */
+  access: ColumnType<"buyers" | "anyone", "buyers" | "anyone" | undefined, "buyers" | "anyone">;
+  /** JSON object of Markdown notes by locale (`en` is the fallback). */
+  notes: ColumnType<string, string | undefined, string>;
+  /** JSON list of requirement lines. */
+  requirements: ColumnType<string, string | undefined, string>;
+  created_at: string;
+  published_at: string | null;
+  yanked_at: string | null;
+}
+
+/** One file of a release: its checksums were computed by us while it was stored, never taken from the uploader. */
+export interface ReleaseFilesTable {
+  id: string;
+  release_id: string;
+  platform: string;
+  name: string;
+  /** BIGINT on PostgreSQL, which pg hands back as a string: read it with Number(). */
+  size_bytes: ColumnType<number | string, number, number>;
+  /** Hex. */
+  sha256: string;
+  /** Base64, as electron-updater's latest.yml wants it. */
+  sha512: string;
+  signature: string | null;
+  /** Where the storage keeps it (never the uploaded name). */
+  storage_key: string;
+  created_at: string;
+}
+
+/** A counted download: one per download started from its first byte, never per range request. */
+export interface ReleaseDownloadsTable {
+  id: string;
+  file_id: string;
+  release_id: string;
+  /** The order whose right opened it; null for a release open to anyone. */
+  order_id: string | null;
+  /** UTC `YYYY-MM-DD`. */
+  day: string;
+  at: string;
+}
+
+/** Seed imports that have run (the demo releases from content/downloads.json are imported once). */
+export interface ReleaseImportsTable {
+  name: string;
+  imported_at: string;
 }

@@ -16,7 +16,9 @@
 // notice on and off (scripts/lib/bench-recent-sales.mjs: Lighthouse on / and the product page, documents, the notice's
 // code after the first paint) alone, BENCH_SKIP_RECENT_SALES=1 leaves it out; BENCH_ONLY=delivery runs the delivery engine's section
 // (scripts/lib/bench-delivery.mjs: support requests, mail and visitor messages per second, no build needed) alone,
-// BENCH_SKIP_DELIVERY=1 leaves it out; BENCH_NO_BUILD=1 uses
+// BENCH_SKIP_DELIVERY=1 leaves it out; BENCH_ONLY=releases runs the releases section (scripts/lib/bench-releases-run.ts:
+// a 256 MB file uploaded and downloaded beside a plain static server) alone, BENCH_SKIP_RELEASES=1 leaves it out;
+// BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
 // content/ with it as theme.json and the brand/ folder beside it), on the same build.
 import { spawn, spawnSync } from "node:child_process";
@@ -33,6 +35,7 @@ import { benchConsole } from "./lib/bench-console.mjs";
 import { benchDelivery } from "./lib/bench-delivery.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchRecentSales } from "./lib/bench-recent-sales.mjs";
+import { benchReleases } from "./lib/bench-releases.mjs";
 import { benchShop } from "./lib/bench-shop.mjs";
 import { benchSupportRelay } from "./lib/bench-support-relay.mjs";
 import { benchSupportStreams } from "./lib/bench-support-streams.mjs";
@@ -86,6 +89,7 @@ const SECTIONS = [
   "delivery",
   "console",
   "recent-sales",
+  "releases",
 ];
 if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
   console.error(
@@ -97,6 +101,12 @@ if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
 if (ONLY === "support-relay") {
   console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
   await benchSupportRelay();
+  process.exit(0);
+}
+// The releases section: upload and download of a large file in-process, beside a plain static server.
+if (ONLY === "releases") {
+  console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
+  await benchReleases();
   process.exit(0);
 }
 // The delivery section too: the three outboxes' workers under tsx against the test peers.
@@ -138,6 +148,7 @@ if (ONLY === "orders" || (ONLY === undefined && !process.env.BENCH_SKIP_ORDERS))
   await benchOrders({ buildDir: BUILD_DIR });
 if (ONLY === undefined && !process.env.BENCH_SKIP_SUPPORT_RELAY) await benchSupportRelay();
 if (ONLY === undefined && !process.env.BENCH_SKIP_DELIVERY) await benchDelivery();
+if (ONLY === undefined && !process.env.BENCH_SKIP_RELEASES) await benchReleases();
 if (ONLY === "support-streams" || (ONLY === undefined && !process.env.BENCH_SKIP_SUPPORT_STREAMS))
   await benchSupportStreams({ buildDir: BUILD_DIR });
 if (ONLY === "console" || (ONLY === undefined && !process.env.BENCH_SKIP_CONSOLE))

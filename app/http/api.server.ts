@@ -7,6 +7,7 @@ import { createSupportInboxApi } from "~/features/console/support/inbox-live.api
 import { createLanguageSuggestionApi } from "~/features/i18n/language-suggestion.api.server";
 import { notificationContext } from "~/features/checkout/checkout.server";
 import { createOrdersApi } from "~/features/orders/orders.api.server";
+import { createReleasesApi } from "~/features/releases/releases.api.server";
 import { createRecentSalesApi } from "~/features/recent-sales/recent-sales.api.server";
 import { createReviewsApi } from "~/features/reviews/reviews.api.server";
 import { createStatusApi } from "~/features/status/status.api.server";
@@ -39,6 +40,7 @@ export function createApiRouter() {
     }),
   );
   api.use(createStatusApi());
+  api.use(createReleasesApi());
   // Before the support request router: its per-address limit covers every POST under /support.
   api.use(createConversationApi());
   api.use(createSupportChatApi());

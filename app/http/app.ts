@@ -16,6 +16,8 @@ import { startConsoleRetention } from "~/features/staff/staff-retention.server";
 import { startReviewsRefresher } from "~/features/reviews/reviews.server";
 import { startStatusMonitor } from "~/features/status/status-monitor.server";
 import { seedStatusEntries } from "~/features/status/status.server";
+import { createDownloadRouter } from "~/features/releases/release-download.server";
+import { importDemoReleases } from "~/features/releases/release-seed.server";
 import { startStatusNews, statusGeneration } from "~/features/status/status-news.server";
 import { startConversationLive } from "~/features/support-conversation/conversation-live.server";
 import { startSupportDelivery } from "~/features/support-relay/support-relay.server";
@@ -57,7 +59,11 @@ export async function boot(): Promise<Env> {
   for (const locale of LOCALE_CODES) getContent(locale);
   // The catalogue's search index is built before the first request, not by it.
   getCatalogue();
-  await initDatabase((db) => seedStatusEntries(db, content.status, { history: content.statusHistory }));
+  await initDatabase(async (db) => {
+    await seedStatusEntries(db, content.status, { history: content.statusHistory });
+    // content/downloads.json's releases, once (a release the owner yanked later stays yanked).
+    await importDemoReleases(db, content.downloads);
+  });
   // Background work (outbox delivery, mail, reviews refresh, the shop's catalogue) registers here with onShutdown(stop).
   const stopCatalogueSync = startCatalogueSync();
   if (stopCatalogueSync) onShutdown(stopCatalogueSync);
@@ -158,6 +164,9 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
   app.use("/api", (_req, res) => {
     res.status(404).json({ error: "Not found" });
   });
+
+  // A release's file, streamed with ranges (issue 45); before the pages, whose /downloads lists them.
+  app.use(createDownloadRouter());
 
   // The staff console is nobody's search result (issue 34), in every language; its routes answer no-store.
   app.use((req, res, next) => {

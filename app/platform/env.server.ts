@@ -93,6 +93,16 @@ export const envSchema = z
       .url({ message: "expected an absolute URL like https://shop.example.com" })
       .default("http://localhost:3000"),
     DATA_DIR: z.string().min(1).default("./data"),
+    /** A release file larger than this many MB is refused while it streams in (docs/releases.md). */
+    RELEASE_MAX_FILE_MB: z.preprocess(
+      blankToUndefined,
+      z.coerce.number({ message: "expected a number of MB" }).int().min(1).max(1_048_576).default(2048),
+    ),
+    /** Downloads one order may start per UTC day before the page says when they open again (docs/releases.md). */
+    RELEASE_DOWNLOADS_PER_DAY: z.preprocess(
+      blankToUndefined,
+      z.coerce.number({ message: "expected a number of downloads" }).int().min(1).max(100_000).default(20),
+    ),
     /** Audit log entries older than this many days are pruned (docs/console.md). */
     AUDIT_RETENTION_DAYS: z.preprocess(
       blankToUndefined,

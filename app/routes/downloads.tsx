@@ -1,19 +1,18 @@
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import { PageHeader } from "~/components/ui/page-header";
-import { getContent } from "~/features/content/content.server";
 import { DownloadList } from "~/features/downloads/downloads";
+import { loadDownloadsPage } from "~/features/releases/downloads-page.server";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { localeOfPath, localizedPath } from "~/features/i18n/locales";
 import { translatorFor } from "~/features/i18n/translator";
+import { useLocale } from "~/features/i18n/use-locale";
 import { pageMeta } from "~/features/layout/page-meta";
-import type { RouteCacheHandle } from "~/lib/route-cache";
 import type { Route } from "./+types/downloads";
 
-export const handle = { cache: "content" } satisfies RouteCacheHandle;
-
+// Private (no handle.cache): each button says what it does for this visitor, signed in at /orders or not.
 export function loader({ request }: Route.LoaderArgs) {
-  return { downloads: getContent(localeOfRequest(request)).downloads };
+  return loadDownloadsPage(request, localeOfRequest(request));
 }
 
 export const meta: Route.MetaFunction = ({ matches, location }) => {
@@ -28,13 +27,14 @@ export const meta: Route.MetaFunction = ({ matches, location }) => {
 
 export default function DownloadsRoute({ loaderData }: Route.ComponentProps) {
   const { t } = useLingui();
+  const { path } = useLocale();
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
       <PageHeader
         title={t({ message: "Downloads", comment: "The downloads page's title and heading" })}
-        description={t`The latest release of every product, with requirements and what changed. Installers come with your licence after purchase.`}
+        description={t`The latest release of every product, with requirements, what changed and the SHA-256 of each file. Buyers download with the address they bought with.`}
       />
-      <DownloadList downloads={loaderData.downloads} />
+      <DownloadList releases={loaderData.releases} versionsHref={(r) => path(`/downloads/${r.productSlug}`)} />
     </div>
   );
 }

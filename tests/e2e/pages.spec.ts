@@ -255,23 +255,22 @@ test.describe("downloads", () => {
       "Kestrel Studio",
       "Preset Packs",
     ]);
-    await expect(cards.first().getByText("Version 3.4.2")).toBeVisible();
-    for (const status of ["stable", "beta", "new"])
+    await expect(cards.first().getByText(/^Version 3\.4\.2 · /)).toBeVisible();
+    for (const status of ["stable", "beta"])
       await expect(page.getByText(status, { exact: true }).first()).toBeVisible();
-    await expect(page.getByRole("button", { name: /^Download / })).toHaveCount(6);
+    // Signed out, every buyers-only file says what its button does: no alert, no dead button (issue 45).
+    await expect(page.getByRole("link", { name: "Sign in to download" })).toHaveCount(6);
+    await expect(page.getByRole("button", { name: /^Download / })).toHaveCount(0);
   });
 
-  test("Download shows the purchase-first alert", async ({ page }) => {
+  test("Sign in to download goes to /orders, to come back to the same file", async ({ page }) => {
     await page.goto("/downloads");
-    const alerts: Array<{ type: string; message: string }> = [];
-    page.on("dialog", (dialog) => {
-      alerts.push({ type: dialog.type(), message: dialog.message() });
-      void dialog.accept();
-    });
-    await page.getByRole("button", { name: /^Download Kestrel Studio/ }).click();
-    await expect
-      .poll(() => alerts)
-      .toEqual([{ type: "alert", message: "Download would start here. Please purchase the product first." }]);
+    const studio = page.getByRole("article", { name: "Kestrel Studio" });
+    await expect(studio.getByText(/^[0-9a-f]{64}$/)).toBeVisible();
+    await expect(studio.getByRole("link", { name: "Sign in to download" })).toHaveAttribute(
+      "href",
+      `/orders?next=${encodeURIComponent("/downloads/studio/4.2.1/Kestrel-Studio-4.2.1-x64-setup.exe")}`,
+    );
   });
 });
 

@@ -44,6 +44,10 @@ export const AUDIT_ACTIONS = [
   "support-retried",
   "buyer-sessions-revoked",
   "data-imported",
+  // Releases (issue 45): from the CLI and the console.
+  "release-added",
+  "release-published",
+  "release-yanked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -32,6 +32,20 @@ export interface BuyerOrder {
    * answer): the page says the key could not be loaded and offers to try again, never an empty key.
    */
   deliveredUnreadable?: boolean;
+  /**
+   * Releases this order downloads (issue 45): on /orders its product's latest, with what its button does (Download,
+   * or Renew to get it); on the order's page every release it may download. Absent for orders of no release.
+   */
+  releases?: OrderRelease[];
+}
+
+/** A release as an order's card shows it (built by features/releases). */
+export interface OrderRelease {
+  id: string;
+  productName: string;
+  version: string;
+  date: string;
+  files: Array<{ name: string; size: number; sha256: string; action: { kind: string; href: string } }>;
 }
 
 /** Where a buyer's orders come from: the connected shop's invoices, or the demo checkout's own records. */

@@ -1,5 +1,5 @@
 // What /orders loads and what its forms do: thin routes call these two (issue 29).
-import { createContext, data, redirect, type RouterContextProvider } from "react-router";
+import { createContext, data, redirect, redirectDocument, type RouterContextProvider } from "react-router";
 import { localeOfRequest } from "~/features/i18n/locale.server";
 import { i18nFor } from "~/features/i18n/i18n.server";
 import { type AnyLocale, localizedPath } from "~/features/i18n/locales";
@@ -18,6 +18,7 @@ import {
   CONVERSATION_PATH,
 } from "~/features/support-conversation/support-conversation";
 import { conversationCookies } from "~/features/support-conversation/support-conversation.server";
+import { releasesForOrders } from "~/features/releases/order-releases.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { isOwnOrigin, readSmallForm } from "~/platform/form-request.server";
@@ -96,7 +97,18 @@ export async function loadOrdersPage(
       // The shop cannot be read (no API key, down, busy): the buyer is told to come back, never "no orders".
       if (source.ordersAvailable === false) return { ...signedIn, orders: [], unavailable: true };
       try {
-        return { ...signedIn, orders: await source.ordersOf(email), unavailable: false };
+        const orders = await source.ordersOf(email);
+        const releases = await releasesForOrders(
+          db,
+          email,
+          orders.map((o) => o.id),
+          { locale: localeOfRequest(request), every: options.orderId !== undefined },
+        );
+        return {
+          ...signedIn,
+          orders: orders.map((o) => (releases.has(o.id) ? { ...o, releases: releases.get(o.id) } : o)),
+          unavailable: false,
+        };
       } catch (error) {
         if (!(error instanceof BuyerOrdersUnavailableError)) throw error;
         logger.warn({ err: error.message }, "orders page: the shop's invoices could not be read");
@@ -188,6 +200,16 @@ async function openBuyerConversation(request: Request, form: FormData) {
   return redirect(localizedPath(CONVERSATION_PATH, localeOfRequest(request)), { status: 303, headers });
 }
 
+/** A "Sign in to download" link's file (issue 45): only a download path of this site, never anywhere else. */
+export function downloadAfterSignIn(next: FormDataEntryValue | null): string | undefined {
+  if (typeof next !== "string" || next.length > 400) return undefined;
+  return /^\/(?:[a-z]{2}(?:-[a-z]{2})?\/)?downloads\/[A-Za-z0-9._~%+-]+\/[A-Za-z0-9._~%+-]+\/[A-Za-z0-9._~%+-]+$/.test(
+    next,
+  )
+    ? next
+    : undefined;
+}
+
 /** The page's forms: send-code, check-code, start-over (another address), sign-out and open-conversation. */
 export async function ordersPageAction(request: Request, context: Readonly<RouterContextProvider>) {
   if (!isOwnOrigin(request)) return answer({ kind: "forbidden-origin" }, 403);
@@ -244,6 +266,9 @@ export async function ordersPageAction(request: Request, context: Readonly<Route
     const headers = new Headers(NO_STORE);
     headers.append("Set-Cookie", setCookie(request, SESSION_COOKIE, session, SESSION_TTL_MS));
     headers.append("Set-Cookie", clearCookie(request, PENDING_CODE_COOKIE));
+    // A file is no page of the router: the browser goes to it as a document, and the download starts.
+    const next = downloadAfterSignIn(form.get("next"));
+    if (next) return redirectDocument(next, { status: 303, headers });
     return redirect(ordersPath(request), { status: 303, headers });
   }
 

@@ -7,7 +7,7 @@ import { buttonStyles } from "~/components/ui/button-styles";
 import { PageHeader } from "~/components/ui/page-header";
 import { useLocale } from "~/features/i18n/use-locale";
 import type { BuyerConversation } from "~/features/support-conversation/support-conversation";
-import type { BuyerOrder, BuyerOrderStatus, DeliveredItem } from "./buyer-orders";
+import type { BuyerOrder, OrderRelease, BuyerOrderStatus, DeliveredItem } from "./buyer-orders";
 import type { SignInNotice } from "./sign-in";
 
 export type OrdersView =
@@ -111,6 +111,12 @@ function EmailForm() {
   );
 }
 
+/** The file a "Sign in to download" link came for (`?next=`): the code's form goes on to it (the server checks it). */
+function NextField() {
+  const next = new URLSearchParams(useLocation().search).get("next");
+  return next ? <input type="hidden" name="next" value={next} /> : null;
+}
+
 function CodeForm({ mail, focus }: { mail: "on-its-way" | "not-sent"; focus: boolean }) {
   const field = useRef<HTMLInputElement>(null);
   // The form that sent the code is gone: keyboard and screen reader users land on the field that needs them next.
@@ -134,6 +140,7 @@ function CodeForm({ mail, focus }: { mail: "on-its-way" | "not-sent"; focus: boo
       ) : null}
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="check-code" />
+        <NextField />
         <label htmlFor="orders-code" className="font-semibold text-foreground">
           <Trans>Code from the email</Trans>
         </label>
@@ -240,6 +247,45 @@ function DeliveredUnreadable({ orderId }: { orderId: string }) {
   );
 }
 
+/** The release(s) an order downloads, each file with its checksum and a button that says what it does. */
+function OrderReleases({ releases }: { releases: OrderRelease[] }) {
+  return (
+    <ul className="mt-3 space-y-3 text-sm">
+      {releases.map((release) => {
+        const { productName, version } = release;
+        return (
+          <li key={release.id} className="space-y-2">
+            <p className="font-semibold text-foreground">
+              <Trans comment="An order's release: product and version">
+                {productName} {version}
+              </Trans>
+            </p>
+            {release.files.map((file) => (
+              <div key={file.name} className="min-w-0 space-y-1">
+                <p className="break-all text-soft">
+                  {file.name} · SHA-256{" "}
+                  <code lang="zxx" className="break-all font-mono text-xs">
+                    {file.sha256}
+                  </code>
+                </p>
+                <a href={file.action.href} className={buttonStyles.primary}>
+                  {file.action.kind === "download" ? (
+                    <Trans comment="Button on a release">Download</Trans>
+                  ) : (
+                    <Trans comment="Button on a release that came out after the buyer's licence ended">
+                      Renew to get {version}
+                    </Trans>
+                  )}
+                </a>
+              </div>
+            ))}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function OrderCard({ order }: { order: BuyerOrder }) {
   const { i18n } = useLingui();
   const { path } = useLocale();
@@ -291,6 +337,7 @@ function OrderCard({ order }: { order: BuyerOrder }) {
         <DeliveredList items={order.delivered} />
       ) : null}
       {order.status.kind === "paid" && order.deliveredUnreadable ? <DeliveredUnreadable orderId={id} /> : null}
+      {order.status.kind === "paid" && order.releases ? <OrderReleases releases={order.releases} /> : null}
       {order.invoiceUrl ? (
         <a href={order.invoiceUrl} className="mt-3 inline-block text-link underline" rel="noreferrer">
           <Trans>Invoice at the shop</Trans>

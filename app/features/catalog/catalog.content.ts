@@ -6,6 +6,17 @@ export const durationSchema = z.object({
   value: nonEmpty,
   label: nonEmpty,
   multiplier: positiveNumber,
+  /**
+   * The licence's length in days (issue 45): 0 or absent is lifetime. A connected shop's duration reads it from the
+   * variant's name; `null` is a length that could not be told (shown as such, never guessed).
+   */
+  days: z
+    .number({ message: "expected a number of days (0 for lifetime)" })
+    .int({ message: "expected a whole number of days" })
+    .min(0, { message: "expected a number of days (0 for lifetime)" })
+    .max(36_500, { message: "expected at most 36500 days" })
+    .nullable()
+    .optional(),
   variantId: z.number({ message: "expected a variant id (integer) or null" }).int().positive().nullable(),
   /** The shop's own price for this variant, in cents of the product's currency (a connected shop sets it). */
   priceCents: z.number().int().nonnegative().optional(),

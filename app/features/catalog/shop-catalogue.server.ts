@@ -3,6 +3,7 @@ import sanitizeHtml from "sanitize-html";
 import type { Site } from "~/features/layout/site.content";
 import { QUANTITY_CEILING } from "./catalog";
 import type { Duration, Product, ProductOverlay } from "./catalog.content";
+import { shopDurationDays } from "./duration-length";
 import { hasFullHistory, type PriceReferences } from "./price-history.server";
 import type { ShopFeedback, ShopGroup, ShopProduct, ShopSettings, SkippedProduct } from "./sources/sellauth.server";
 
@@ -104,9 +105,13 @@ function categoryFor(
   return (match ?? site.categories[0]!).value;
 }
 
-/** The shop's variants as the page's durations: the shop's names, ids, prices and stock. */
-function durationsOf(product: ShopProduct): Duration[] {
+/**
+ * The shop's variants as the page's durations: the shop's names, ids, prices and stock; each licence's length from
+ * the variant's name, or the overlay's `days` for that variant id when it corrects it.
+ */
+function durationsOf(product: ShopProduct, overlay: ProductOverlay | undefined): Duration[] {
   const used = new Set<string>();
+  const corrections = new Map((overlay?.durations ?? []).map((d) => [d.variantId, d.days]));
   return product.variants.map((variant) => {
     let value = slugify(variant.name);
     if (used.has(value)) value = `${value}-${variant.id}`;
@@ -115,6 +120,7 @@ function durationsOf(product: ShopProduct): Duration[] {
       value,
       label: variant.name,
       multiplier: 1,
+      days: shopDurationDays(variant.name, corrections.get(variant.id)),
       variantId: variant.id,
       priceCents: variant.priceCents,
       ...(variant.stock === null ? {} : { stock: variant.stock }),
@@ -141,7 +147,7 @@ export function productsFromShop(
   for (const shop of snapshot.products) {
     if (shop.visibility !== "public") continue;
     const extra = overlays.get(shop.id);
-    const durations = durationsOf(shop);
+    const durations = durationsOf(shop, extra);
     const lowest = Math.min(...durations.map((d) => d.priceCents ?? 0));
     let slug = extra?.slug ?? slugify(shop.path ?? shop.name);
     if (slugs.has(slug)) slug = `${slug}-${shop.id}`;
