@@ -12,9 +12,11 @@ import { rateLimit } from "~/platform/rate-limit.server";
 import { AuditWriteError, auditedChange, recordRefusal } from "~/features/audit/audit-log.server";
 import { STAFF_SETUP_LIMIT, STAFF_SIGN_IN_LIMIT, sessionCookie, sessionTokenOf } from "./door.server";
 import {
+  confirmationOptions,
   registrationOptions,
   relyingPartyIsAddress,
   signInOptions,
+  verifyConfirmation,
   verifyRegistration,
   verifySignIn,
 } from "./passkey-ceremonies.server";
@@ -30,6 +32,7 @@ const credentialShape = z.object({
   authenticatorAttachment: z.string().max(40).optional(),
 });
 const signInBody = z.object({ credential: credentialShape, locale: z.string().max(10).optional() });
+const confirmBody = z.object({ credential: credentialShape });
 const registerBody = z.object({
   credential: credentialShape,
   name: z.string().trim().max(PASSKEY_NAME_MAX).optional(),
@@ -150,10 +153,51 @@ export function createConsoleApi() {
     return session;
   }
 
+  // A setup link's session exists to make a passkey; any other session proves itself first with one of the account's
+  // passkeys (issue 42): a stolen cookie alone never becomes a credential that outlives Sign out everywhere.
   router.post("/admin/passkeys/register/options", setup, async (req, res) => {
     const session = await sessionOf(req, res);
     if (!session) return;
+    if (session.beganWith !== "setup-link") {
+      res.status(403).json({ error: "Confirm with one of your passkeys first." });
+      return;
+    }
     res.json({ options: await registrationOptions(getDb().db, session.staff, session.idHash) });
+  });
+
+  router.post("/admin/passkeys/confirm/options", setup, async (req, res) => {
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    res.json({ options: await confirmationOptions(getDb().db, session.staff, session.idHash) });
+  });
+
+  /** The fresh proof answered: the registration options it earns, bound to this session and spent once. */
+  router.post("/admin/passkeys/confirm", setup, jsonBody);
+  router.post("/admin/passkeys/confirm", async (req, res) => {
+    const { db } = getDb();
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    const body = confirmBody.safeParse(req.body);
+    if (!body.success) {
+      res.status(400).json({ error: "That passkey answer could not be read." });
+      return;
+    }
+    const check = await verifyConfirmation(
+      db,
+      session.staff,
+      session.idHash,
+      body.data.credential as unknown as AuthenticationResponseJSON,
+    );
+    if (!check.ok) {
+      res.status(401).json({
+        error:
+          check.reason === "challenge"
+            ? "The passkey took too long. Please try again."
+            : "Confirm with one of the passkeys of this account.",
+      });
+      return;
+    }
+    res.json({ options: await registrationOptions(db, session.staff, session.idHash) });
   });
 
   router.post("/admin/passkeys/register", setup, jsonBody);
