@@ -5,6 +5,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import { z } from "zod";
 import { localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { jsonBody } from "~/platform/json-body.server";
@@ -22,6 +23,7 @@ import {
 } from "./passkey-ceremonies.server";
 import { CONSOLE_PATH, PASSKEY_NAME_MAX } from "./roles";
 import { createSession, endSession, readSession } from "./sessions.server";
+import { queueStaffNotice } from "./staff-notices.server";
 
 const credentialShape = z.object({
   id: z.string().min(1).max(1024),
@@ -224,7 +226,15 @@ export function createConsoleApi() {
             body.data.credential as unknown as RegistrationResponseJSON,
             name,
           );
-          if (!check.ok || !fromSetupLink) return { check };
+          if (!check.ok) return { check };
+          // The person hears of every passkey added to their account, with the change or not at all (issue 42).
+          await queueStaffNotice(trx, {
+            to: session.staff.email,
+            by: session.staff.email,
+            notice: { kind: "passkey-added", passkey: name, via: fromSetupLink ? "setup-link" : "session" },
+            locale: localeOfPath(`/${body.data.locale ?? ""}`),
+          });
+          if (!fromSetupLink) return { check };
           // The setup link did its one job: the person is now signed in with the passkey they made.
           await endSession(trx, session.idHash);
           return { check, token: await createSession(trx, { staffId: session.staff.id, beganWith: "passkey" }) };
@@ -257,6 +267,7 @@ export function createConsoleApi() {
       throw error;
     }
     const { check, token } = registered;
+    if (check.ok) wakeMailDelivery();
     if (!check.ok) {
       res.status(400).json({
         error:
