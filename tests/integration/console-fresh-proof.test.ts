@@ -3,6 +3,7 @@
 // The console's passkey endpoints over real HTTP on 127.0.0.1, both databases, a software authenticator.
 import type { AddressInfo } from "node:net";
 import express from "express";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createConsoleApi } from "~/features/staff/passkey-api.server";
 import { registrationOptions, verifyRegistration } from "~/features/staff/passkey-ceremonies.server";
@@ -11,15 +12,29 @@ import { inviteStaff, type Staff } from "~/features/staff/people.server";
 import { CHALLENGE_TTL_MS } from "~/features/staff/roles";
 import { createSession, readSession } from "~/features/staff/sessions.server";
 import { getDb } from "~/platform/db.server";
+import type { Database } from "../../db/schema";
 import { testDialects } from "../support/databases";
 import { SoftAuthenticator } from "../support/soft-authenticator";
 import { useAppEnvironment } from "../support/test-environment";
+
+/** Run inside the WebAuthn library's registration check: what the test wants to know about the database then. */
+const duringVerification = vi.hoisted(() => ({ probe: undefined as (() => Promise<void>) | undefined }));
+vi.mock("@simplewebauthn/server", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@simplewebauthn/server")>();
+  return {
+    ...original,
+    verifyRegistrationResponse: async (...args: Parameters<typeof original.verifyRegistrationResponse>) => {
+      await duringVerification.probe?.();
+      return original.verifyRegistrationResponse(...args);
+    },
+  };
+});
 
 const dialects = await testDialects();
 const ORIGIN = "http://console.test";
 
 describe.each(dialects)("fresh proof before a new passkey on %s", (dialect) => {
-  useAppEnvironment(dialect, { PUBLIC_URL: ORIGIN });
+  const database = useAppEnvironment(dialect, { PUBLIC_URL: ORIGIN });
   const db = () => getDb().db;
   let base = "";
   let close = () => {};
@@ -131,5 +146,45 @@ describe.each(dialects)("fresh proof before a new passkey on %s", (dialect) => {
     const added = await post("register", token, { credential: found.register(options.json.options as never) });
     expect(added.status).toBe(200);
     expect(await listPasskeys(db(), staff.id)).toHaveLength(2);
+  });
+
+  it("checks the new passkey's signature before its transaction opens: nothing is held while the crypto runs", async () => {
+    const other: Kysely<Database> = database().open().db;
+    /** Whether another connection could write at that moment (SQLite) / no transaction of ours stood open (PostgreSQL). */
+    const free = async (): Promise<boolean> => {
+      if (dialect === "sqlite") {
+        await sql`PRAGMA busy_timeout = 0`.execute(other);
+        try {
+          await sql`BEGIN IMMEDIATE`.execute(other);
+          await sql`ROLLBACK`.execute(other);
+          return true;
+        } catch {
+          return false;
+        }
+      }
+      const open = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`.execute(
+        other,
+      );
+      return Number(open.rows[0]?.n) === 0;
+    };
+    const seen: boolean[] = [];
+    duringVerification.probe = async () => {
+      seen.push(await free());
+    };
+    try {
+      const { staff } = await inviteStaff(db(), { email: `crypto-${++n}@example.com`, role: "support", by: "cli" });
+      const token = await createSession(db(), { staffId: staff.id, beganWith: "setup-link" });
+      const options = await post("register/options", token);
+      const made = await post("register", token, {
+        credential: new SoftAuthenticator(ORIGIN).register(options.json.options as never),
+      });
+      expect(made.status).toBe(200);
+      expect(await listPasskeys(db(), staff.id)).toHaveLength(1);
+      expect(seen).toEqual([true]);
+    } finally {
+      duringVerification.probe = undefined;
+      if (dialect === "sqlite") await other.destroy();
+    }
   });
 });

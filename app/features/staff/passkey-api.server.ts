@@ -17,8 +17,9 @@ import {
   registrationOptions,
   relyingPartyIsAddress,
   signInOptions,
+  checkRegistrationAnswer,
+  storeRegistration,
   verifyConfirmation,
-  verifyRegistration,
   verifySignIn,
 } from "./passkey-ceremonies.server";
 import { CONSOLE_PATH, PASSKEY_NAME_MAX } from "./roles";
@@ -214,18 +215,14 @@ export function createConsoleApi() {
     }
     const name = body.data.name || defaultPasskeyName(req.get("user-agent"));
     const fromSetupLink = session.beganWith === "setup-link";
-    let registered: { check: Awaited<ReturnType<typeof verifyRegistration>>; token?: string };
+    // The WebAuthn crypto first, outside the transaction; only the writes run inside it.
+    const answer = await checkRegistrationAnswer(body.data.credential as unknown as RegistrationResponseJSON);
+    let registered: { check: Awaited<ReturnType<typeof storeRegistration>>; token?: string };
     try {
       registered = await auditedChange(
         db,
         async (trx) => {
-          const check = await verifyRegistration(
-            trx,
-            session.staff,
-            session.idHash,
-            body.data.credential as unknown as RegistrationResponseJSON,
-            name,
-          );
+          const check = await storeRegistration(trx, session.staff, session.idHash, answer, name);
           if (!check.ok) return { check };
           // The person hears of every passkey added to their account, with the change or not at all (issue 42).
           await queueStaffNotice(trx, {

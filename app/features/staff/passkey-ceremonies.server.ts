@@ -170,18 +170,24 @@ export async function registrationOptions(db: Kysely<Database>, staff: Staff, se
 
 export type RegistrationCheck = { ok: true; passkeyId: string; name: string } | { ok: false; reason: string };
 
-/** Checks a registration answer made for this session and stores the new passkey. */
-export async function verifyRegistration(
-  db: Kysely<Database>,
-  staff: Staff,
-  sessionHash: string,
-  response: RegistrationResponseJSON,
-  name: string,
-): Promise<RegistrationCheck> {
+/** A registration answer's WebAuthn verification (signature, origin, relying party, user verification): no database. */
+export type RegistrationAnswer =
+  | {
+      ok: true;
+      challenge: string;
+      credential: { id: string; publicKey: Uint8Array; counter: number; transports: string[] };
+    }
+  | { ok: false; challenge: string | undefined; reason: string };
+
+/**
+ * The crypto of a registration answer, done before any transaction opens (issue 42): a passkey step under load no
+ * longer holds a database transaction (SQLite's one writer) through its signature check. Its challenge is only read
+ * here; `storeRegistration` spends it.
+ */
+export async function checkRegistrationAnswer(response: RegistrationResponseJSON): Promise<RegistrationAnswer> {
   const rp = relyingParty();
   const challenge = challengeOf(response);
-  if (!challenge || !(await spendChallenge(db, { challenge, purpose: "register", sessionHash })))
-    return { ok: false, reason: "challenge" };
+  if (!challenge) return { ok: false, challenge, reason: "challenge" };
   try {
     const result = await verifyRegistrationResponse({
       response,
@@ -190,15 +196,48 @@ export async function verifyRegistration(
       expectedRPID: rp.id,
       requireUserVerification: true,
     });
-    if (!result.verified) return { ok: false, reason: "not-verified" };
+    if (!result.verified) return { ok: false, challenge, reason: "not-verified" };
     const { credential } = result.registrationInfo;
+    return {
+      ok: true,
+      challenge,
+      credential: {
+        id: credential.id,
+        publicKey: credential.publicKey,
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+      },
+    };
+  } catch (error) {
+    return { ok: false, challenge, reason: error instanceof Error ? error.message.slice(0, 200) : "not-verified" };
+  }
+}
+
+/**
+ * The writes of a registration, for the caller's transaction: the challenge spent once (made for this session), then
+ * the verified passkey stored. A challenge that is not this session's is refused before the answer's own verdict, as
+ * before the crypto moved out.
+ */
+export async function storeRegistration(
+  db: Kysely<Database>,
+  staff: Staff,
+  sessionHash: string,
+  answer: RegistrationAnswer,
+  name: string,
+): Promise<RegistrationCheck> {
+  const { challenge } = answer;
+  if (!challenge || !(await spendChallenge(db, { challenge, purpose: "register", sessionHash })))
+    return { ok: false, reason: "challenge" };
+  if (!answer.ok) return { ok: false, reason: answer.reason };
+  const { credential } = answer;
+  try {
     if (await findPasskey(db, credential.id)) return { ok: false, reason: "already-registered" };
     await addPasskey(db, {
       staffId: staff.id,
       id: credential.id,
       publicKey: Buffer.from(credential.publicKey).toString("base64url"),
       counter: credential.counter,
-      transports: credential.transports ?? [],
+      transports: credential.transports,
       name,
     });
     return { ok: true, passkeyId: credential.id, name };
@@ -207,4 +246,15 @@ export async function verifyRegistration(
     if (isDatabaseUnavailableError(error)) throw error;
     return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : "not-verified" };
   }
+}
+
+/** Checks a registration answer made for this session and stores the new passkey. */
+export async function verifyRegistration(
+  db: Kysely<Database>,
+  staff: Staff,
+  sessionHash: string,
+  response: RegistrationResponseJSON,
+  name: string,
+): Promise<RegistrationCheck> {
+  return storeRegistration(db, staff, sessionHash, await checkRegistrationAnswer(response), name);
 }
