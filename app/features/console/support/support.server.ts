@@ -1,7 +1,14 @@
 // The console's support inbox (issue 35): conversations listed by whose turn it is, mine / unassigned / all, oldest
 // wait first, in pages read through one index range; one conversation with everything an agent needs beside it; and
 // every change (reply, note, assignment, resolve, reopen) stored with what it tells the Discord thread (an outbox).
-import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql, type Transaction } from "kysely";
+import {
+  type ExpressionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  sql,
+  type Transaction,
+} from "kysely";
 import {
   type AuditBase,
   type AuditEntryInput,
@@ -121,27 +128,27 @@ function filtered<O>(
     q = q.where(sql`support_conversations.visitor_email`, "like", sql`${pattern} ESCAPE '\\'`);
   } else if (query !== "") {
     const pattern = likePattern(query);
+    const inMessages = (eb: ExpressionBuilder<Database, "support_conversations">) =>
+      eb
+        .selectFrom("support_conversation_messages as m")
+        .select("m.conversation_id")
+        .where("m.author", "in", ["visitor", "team"])
+        .where(sql`lower(m.body)`, "like", sql`${pattern} ESCAPE '\\'`);
     q = q.where((eb) =>
       eb.or([
         eb(sql`lower(support_conversations.visitor_email)`, "like", sql`${pattern} ESCAPE '\\'`),
-        eb(
-          "support_conversations.id",
-          "in",
-          eb
-            .selectFrom("support_conversation_messages as m")
-            .select("m.conversation_id")
-            .where("m.author", "in", ["visitor", "team"])
-            .where(sql`lower(m.body)`, "like", sql`${pattern} ESCAPE '\\'`)
-            // SQLite: the trigram index narrows the messages down first; the LIKE above still decides (migration 023).
-            // PostgreSQL's pg_trgm index serves the LIKE itself.
-            .$if(!postgres && [...query].length >= 3, (sub) =>
-              sub.where(
-                "m.conversation_id",
+        // PostgreSQL: the pg_trgm index serves the LIKE itself. SQLite: the conversations the trigram index names (read
+        // once), and only for those the LIKE over their own messages, which still decides (migration 023).
+        postgres || [...query].length < 3
+          ? eb("support_conversations.id", "in", inMessages(eb))
+          : eb.and([
+              eb(
+                "support_conversations.id",
                 "in",
                 sql<string>`(SELECT conversation_id FROM support_message_search WHERE support_message_search MATCH ${ftsPhrase(query)})`,
               ),
-            ),
-        ),
+              eb.exists(inMessages(eb).whereRef("m.conversation_id", "=", "support_conversations.id")),
+            ]),
       ]),
     );
   }
