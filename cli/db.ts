@@ -79,6 +79,14 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "release_files",
   "release_downloads",
   "release_imports",
+  // SQLite's search index over the inbox's messages (migration 024, FTS5 and its shadow tables): its triggers fill it
+  // again as the messages are imported.
+  "support_message_search",
+  "support_message_search_config",
+  "support_message_search_content",
+  "support_message_search_data",
+  "support_message_search_docsize",
+  "support_message_search_idx",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

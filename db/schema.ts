@@ -317,7 +317,7 @@ export interface StaffSessionsTable {
 /** A WebAuthn challenge (5 minutes, single use), so any instance can check the answer. */
 export interface StaffChallengesTable {
   challenge_hash: string;
-  purpose: "sign-in" | "register";
+  purpose: "sign-in" | "register" | "confirm";
   /** A registration's challenge belongs to the session that asked for it. */
   session_hash: string | null;
   expires_at: string;

@@ -18,7 +18,9 @@
 // (scripts/lib/bench-delivery.mjs: support requests, mail and visitor messages per second, no build needed) alone,
 // BENCH_SKIP_DELIVERY=1 leaves it out; BENCH_ONLY=releases runs the releases section (scripts/lib/bench-releases-run.ts:
 // a 256 MB file uploaded and downloaded beside a plain static server) alone, BENCH_SKIP_RELEASES=1 leaves it out;
-// BENCH_NO_BUILD=1 uses
+// BENCH_ONLY=console-trust runs issue 42's section (scripts/lib/bench-console-trust.mjs: the inbox's text search at
+// 100,000 conversations before and after its index, the audit CSV of 1,000,000 entries; no build needed) alone,
+// BENCH_SKIP_CONSOLE_TRUST=1 leaves it out; BENCH_NO_BUILD=1 uses
 // the build already in BUILD_DIR. BENCH_THEME=docs/themes/light.theme.json runs the pages under that theme (a copy of
 // content/ with it as theme.json and the brand/ folder beside it), on the same build.
 import { spawn, spawnSync } from "node:child_process";
@@ -32,6 +34,7 @@ import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
 import { benchConsole } from "./lib/bench-console.mjs";
+import { benchConsoleTrust } from "./lib/bench-console-trust.mjs";
 import { benchDelivery } from "./lib/bench-delivery.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchRecentSales } from "./lib/bench-recent-sales.mjs";
@@ -88,6 +91,7 @@ const SECTIONS = [
   "support-streams",
   "delivery",
   "console",
+  "console-trust",
   "recent-sales",
   "releases",
 ];
@@ -107,6 +111,12 @@ if (ONLY === "support-relay") {
 if (ONLY === "releases") {
   console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
   await benchReleases();
+  process.exit(0);
+}
+// The console-trust section too: both databases under tsx, no server.
+if (ONLY === "console-trust") {
+  console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
+  await benchConsoleTrust();
   process.exit(0);
 }
 // The delivery section too: the three outboxes' workers under tsx against the test peers.
@@ -153,6 +163,7 @@ if (ONLY === "support-streams" || (ONLY === undefined && !process.env.BENCH_SKIP
   await benchSupportStreams({ buildDir: BUILD_DIR });
 if (ONLY === "console" || (ONLY === undefined && !process.env.BENCH_SKIP_CONSOLE))
   await benchConsole({ buildDir: BUILD_DIR });
+if (ONLY === undefined && !process.env.BENCH_SKIP_CONSOLE_TRUST) await benchConsoleTrust();
 if (ONLY === "recent-sales" || (ONLY === undefined && !process.env.BENCH_SKIP_RECENT_SALES))
   await benchRecentSales({ buildDir: BUILD_DIR });
 

@@ -24,6 +24,7 @@ import * as m020 from "./020_support_inbox";
 import * as m021 from "./021_audit_lookup_targets";
 import * as m022 from "./022_support_proven_address";
 import * as m023 from "./023_releases";
+import * as m024 from "./024_support_inbox_search";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "021_audit_lookup_targets": m021,
   "022_support_proven_address": m022,
   "023_releases": m023,
+  "024_support_inbox_search": m024,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

@@ -17,6 +17,7 @@ import { startDiscordEmulator } from "../fakes/discord-emulator";
 import { startShopEmulator } from "../fakes/shop-emulator";
 import { buyerSignInAcrossInstances } from "./buyer-sign-in";
 import { consoleAcrossInstances } from "./console";
+import { consoleSignOutEverywhere } from "./console-sign-out";
 import { consoleInboxAcrossInstances } from "./console-inbox";
 import { limitsAcrossInstances, shopNotifications } from "./shop-and-limits";
 import { shopCatalogue } from "./shop-catalogue";
@@ -112,7 +113,7 @@ async function main(): Promise<number> {
     shopWebhookSecret: crypto.randomBytes(32).toString("hex"),
   };
 
-  // a-c, g, h, j: the machine's PostgreSQL, one database made for the run.
+  // a-c, g, h, j, l: the machine's PostgreSQL, one database made for the run.
   const firstSet = cleanups.length;
   const { name: dbName, url: databaseUrl } = await createRunDatabase();
   const receiver: ChatWebhookReceiver = await startChatWebhookReceiver();
@@ -153,6 +154,7 @@ async function main(): Promise<number> {
     supportConversationsAcrossInstances({ cluster, balancer: nginx.url, databaseUrl, redisUrl: REDIS_URL, checks }),
   );
   await scenario("j", () => consoleAcrossInstances({ cluster, db, databaseUrl, checks }));
+  await scenario("l", () => consoleSignOutEverywhere({ cluster, db, checks }));
   if (checks.failures.length > before)
     console.log(`${cluster.logs()}\n--- nginx\n${nginx.logs().split("\n").slice(-20).join("\n")}`);
   await cleanUp(firstSet);

@@ -143,6 +143,20 @@ test("a second passkey, then the first removed; the last one cannot be", async (
   await gotoHydrated(page, `${origin}/admin/account`);
   await expect(page.getByRole("heading", { level: 2, name: "Your passkeys" })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Remove / })).toHaveCount(0);
+  // A signed-in session alone adds no passkey (issue 42): not from the page, not by asking the endpoint itself.
+  await expect(page.getByRole("button", { name: "Add a passkey" })).toHaveCount(0);
+  const unproved = await page.request.post(`${origin}/api/admin/passkeys/register/options`, {
+    headers: { origin, "content-type": "application/json" },
+    data: {},
+  });
+  expect(unproved.status()).toBe(403);
+  expect(await unproved.json()).toEqual({ error: "Confirm with one of your passkeys first." });
+  // First a ceremony with the passkey this account has.
+  await page.getByRole("button", { name: "Confirm with a passkey" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Confirmed. Add the new passkey within 5 minutes." }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
   // The second passkey lives on another device: this browser's first authenticator goes, a new one comes.
   await removeAuthenticator(page, owner.authenticator);
   owner.authenticator = await addAuthenticator(page);

@@ -274,7 +274,9 @@ export async function* auditCsv(
     let query = filtered(db.selectFrom("audit_log").selectAll(), filters);
     if (after) {
       const { at, id } = after;
-      query = query.where((eb) => eb.or([eb("at", "<", at), eb.and([eb("at", "=", at), eb("id", "<", id)])]));
+      // One row-value comparison, which both databases read as a range of the `at` index (its rows carry the id):
+      // the OR of two comparisons made SQLite scan from the newest entry on every batch.
+      query = query.where((eb) => eb(eb.refTuple("at", "id"), "<", eb.tuple(at, id)));
     }
     const rows = await query.orderBy("at", "desc").orderBy("id", "desc").limit(batch).execute();
     for (const e of rows.map(toEntry))

@@ -5,6 +5,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import { z } from "zod";
 import { localeOfPath, localizedPath } from "~/features/i18n/locales";
+import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { getDb } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { jsonBody } from "~/platform/json-body.server";
@@ -12,14 +13,18 @@ import { rateLimit } from "~/platform/rate-limit.server";
 import { AuditWriteError, auditedChange, recordRefusal } from "~/features/audit/audit-log.server";
 import { STAFF_SETUP_LIMIT, STAFF_SIGN_IN_LIMIT, sessionCookie, sessionTokenOf } from "./door.server";
 import {
+  confirmationOptions,
   registrationOptions,
   relyingPartyIsAddress,
   signInOptions,
-  verifyRegistration,
+  checkRegistrationAnswer,
+  storeRegistration,
+  verifyConfirmation,
   verifySignIn,
 } from "./passkey-ceremonies.server";
 import { CONSOLE_PATH, PASSKEY_NAME_MAX } from "./roles";
 import { createSession, endSession, readSession } from "./sessions.server";
+import { queueStaffNotice } from "./staff-notices.server";
 
 const credentialShape = z.object({
   id: z.string().min(1).max(1024),
@@ -30,6 +35,7 @@ const credentialShape = z.object({
   authenticatorAttachment: z.string().max(40).optional(),
 });
 const signInBody = z.object({ credential: credentialShape, locale: z.string().max(10).optional() });
+const confirmBody = z.object({ credential: credentialShape });
 const registerBody = z.object({
   credential: credentialShape,
   name: z.string().trim().max(PASSKEY_NAME_MAX).optional(),
@@ -150,10 +156,51 @@ export function createConsoleApi() {
     return session;
   }
 
+  // A setup link's session exists to make a passkey; any other session proves itself first with one of the account's
+  // passkeys (issue 42): a stolen cookie alone never becomes a credential that outlives Sign out everywhere.
   router.post("/admin/passkeys/register/options", setup, async (req, res) => {
     const session = await sessionOf(req, res);
     if (!session) return;
+    if (session.beganWith !== "setup-link") {
+      res.status(403).json({ error: "Confirm with one of your passkeys first." });
+      return;
+    }
     res.json({ options: await registrationOptions(getDb().db, session.staff, session.idHash) });
+  });
+
+  router.post("/admin/passkeys/confirm/options", setup, async (req, res) => {
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    res.json({ options: await confirmationOptions(getDb().db, session.staff, session.idHash) });
+  });
+
+  /** The fresh proof answered: the registration options it earns, bound to this session and spent once. */
+  router.post("/admin/passkeys/confirm", setup, jsonBody);
+  router.post("/admin/passkeys/confirm", async (req, res) => {
+    const { db } = getDb();
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    const body = confirmBody.safeParse(req.body);
+    if (!body.success) {
+      res.status(400).json({ error: "That passkey answer could not be read." });
+      return;
+    }
+    const check = await verifyConfirmation(
+      db,
+      session.staff,
+      session.idHash,
+      body.data.credential as unknown as AuthenticationResponseJSON,
+    );
+    if (!check.ok) {
+      res.status(401).json({
+        error:
+          check.reason === "challenge"
+            ? "The passkey took too long. Please try again."
+            : "Confirm with one of the passkeys of this account.",
+      });
+      return;
+    }
+    res.json({ options: await registrationOptions(db, session.staff, session.idHash) });
   });
 
   router.post("/admin/passkeys/register", setup, jsonBody);
@@ -168,19 +215,23 @@ export function createConsoleApi() {
     }
     const name = body.data.name || defaultPasskeyName(req.get("user-agent"));
     const fromSetupLink = session.beganWith === "setup-link";
-    let registered: { check: Awaited<ReturnType<typeof verifyRegistration>>; token?: string };
+    // The WebAuthn crypto first, outside the transaction; only the writes run inside it.
+    const answer = await checkRegistrationAnswer(body.data.credential as unknown as RegistrationResponseJSON);
+    let registered: { check: Awaited<ReturnType<typeof storeRegistration>>; token?: string };
     try {
       registered = await auditedChange(
         db,
         async (trx) => {
-          const check = await verifyRegistration(
-            trx,
-            session.staff,
-            session.idHash,
-            body.data.credential as unknown as RegistrationResponseJSON,
-            name,
-          );
-          if (!check.ok || !fromSetupLink) return { check };
+          const check = await storeRegistration(trx, session.staff, session.idHash, answer, name);
+          if (!check.ok) return { check };
+          // The person hears of every passkey added to their account, with the change or not at all (issue 42).
+          await queueStaffNotice(trx, {
+            to: session.staff.email,
+            by: session.staff.email,
+            notice: { kind: "passkey-added", passkey: name, via: fromSetupLink ? "setup-link" : "session" },
+            locale: localeOfPath(`/${body.data.locale ?? ""}`),
+          });
+          if (!fromSetupLink) return { check };
           // The setup link did its one job: the person is now signed in with the passkey they made.
           await endSession(trx, session.idHash);
           return { check, token: await createSession(trx, { staffId: session.staff.id, beganWith: "passkey" }) };
@@ -213,6 +264,7 @@ export function createConsoleApi() {
       throw error;
     }
     const { check, token } = registered;
+    if (check.ok) wakeMailDelivery();
     if (!check.ok) {
       res.status(400).json({
         error:

@@ -114,3 +114,111 @@ export function PasskeyButton({
     </div>
   );
 }
+
+/**
+ * Adding a passkey to a signed-in account (issue 42): first a ceremony with one of the account's passkeys, which earns
+ * registration options bound to this session for 5 minutes and one use; then the new passkey, on this device or another.
+ */
+export function AddPasskey() {
+  const { t } = useLingui();
+  const { locale } = useLocale();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [earned, setEarned] = useState<unknown>(null);
+
+  async function step(work: (webauthn: typeof import("@simplewebauthn/browser")) => Promise<void>) {
+    setBusy(true);
+    setProblem(null);
+    setDone(null);
+    try {
+      const webauthn = await import("@simplewebauthn/browser");
+      if (!webauthn.browserSupportsWebAuthn()) {
+        setProblem(t`This browser cannot use passkeys. Try a current version of Chrome, Edge, Safari or Firefox.`);
+        return;
+      }
+      await work(webauthn);
+    } catch (error) {
+      const name = error instanceof Error ? error.name : "";
+      setProblem(
+        name === "NotAllowedError" || name === "AbortError"
+          ? t`The passkey dialog was closed before it finished. Press the button to try again.`
+          : name === "InvalidStateError"
+            ? t`This device already holds a passkey for your account.`
+            : t`That did not work. Please try again.`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const refused = (json: Record<string, unknown>) =>
+    setProblem(typeof json.error === "string" ? json.error : t`That did not work. Please try again.`);
+
+  const confirm = () =>
+    step(async (webauthn) => {
+      const options = await post("/api/admin/passkeys/confirm/options", {});
+      if (!options.ok) return refused(options.json);
+      const credential = await webauthn.startAuthentication({ optionsJSON: options.json.options as never });
+      const result = await post("/api/admin/passkeys/confirm", { credential });
+      if (!result.ok) return refused(result.json);
+      setEarned(result.json.options);
+      setDone(t`Confirmed. Add the new passkey within 5 minutes.`);
+    });
+
+  const add = () =>
+    step(async (webauthn) => {
+      const credential = await webauthn.startRegistration({ optionsJSON: earned as never });
+      const result = await post("/api/admin/passkeys/register", { credential, locale });
+      // The earned options are spent either way: a second try starts with a fresh confirmation.
+      setEarned(null);
+      if (!result.ok) return refused(result.json);
+      setDone(t`Passkey added.`);
+      revalidator.revalidate();
+    });
+
+  return (
+    <div>
+      {earned === null ? (
+        <>
+          <p className="mb-3 text-sm text-soft">
+            <Trans>To add a passkey, first confirm it is you with one of the passkeys you have.</Trans>
+          </p>
+          <button
+            type="button"
+            onClick={() => void confirm()}
+            disabled={busy}
+            aria-busy={busy}
+            className={buttonStyles.primary}
+          >
+            <Trans>Confirm with a passkey</Trans>
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          onClick={() => void add()}
+          disabled={busy}
+          aria-busy={busy}
+          className={buttonStyles.primary}
+        >
+          <Trans>Add a passkey</Trans>
+        </button>
+      )}
+      <noscript>
+        <p className="mt-2 text-sm text-soft">
+          <Trans>Passkeys need JavaScript: turn it on for this site to continue.</Trans>
+        </p>
+      </noscript>
+      <p role="status" className="mt-3 text-sm text-soft">
+        {busy ? <Trans>Waiting for your passkey…</Trans> : done}
+      </p>
+      {problem ? (
+        <p role="alert" className="mt-1 text-sm text-danger">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}

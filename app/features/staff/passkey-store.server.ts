@@ -102,9 +102,12 @@ export async function removePasskey(
 
 // Challenges
 
+/** A sign-in, a new passkey, or the fresh proof a signed-in person gives before adding one. */
+export type ChallengePurpose = "sign-in" | "register" | "confirm";
+
 export async function storeChallenge(
   db: Db,
-  input: { challenge: string; purpose: "sign-in" | "register"; sessionHash: string | null; now?: Date },
+  input: { challenge: string; purpose: ChallengePurpose; sessionHash: string | null; now?: Date },
 ): Promise<void> {
   const now = input.now ?? new Date();
   await db
@@ -121,7 +124,7 @@ export async function storeChallenge(
 /** Spends a challenge once, if it lives and was made for this purpose (and session): whether it did. */
 export async function spendChallenge(
   db: Db,
-  input: { challenge: string; purpose: "sign-in" | "register"; sessionHash: string | null; now?: Date },
+  input: { challenge: string; purpose: ChallengePurpose; sessionHash: string | null; now?: Date },
 ): Promise<boolean> {
   const at = (input.now ?? new Date()).toISOString();
   let query = db

@@ -74,7 +74,7 @@ export interface Invitation {
  */
 export async function inviteStaff(
   db: Kysely<Database>,
-  input: { email: string; role: StaffRole; by: string; now?: Date },
+  input: InviteInput,
   entryFor: (invited: Invitation) => AuditEntryInput | null = () => null,
 ): Promise<Invitation> {
   const once = () => auditedChange(db, (trx) => inviteOnce(trx, input), entryFor);
@@ -87,15 +87,21 @@ export async function inviteStaff(
   }
 }
 
+/** `withInvitation`: more writes in the invitation's transaction (the console's notice mail to an existing person). */
+type InviteInput = {
+  email: string;
+  role: StaffRole;
+  by: string;
+  now?: Date;
+  withInvitation?: (trx: Transaction<Database>, invited: Invitation) => Promise<void>;
+};
+
 function isUniqueViolation(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return code === "23505" || (typeof message === "string" && message.includes("UNIQUE constraint failed"));
 }
 
-async function inviteOnce(
-  db: Db,
-  input: { email: string; role: StaffRole; by: string; now?: Date },
-): Promise<Invitation> {
+async function inviteOnce(db: Db, input: InviteInput): Promise<Invitation> {
   const now = input.now ?? new Date();
   const email = normalEmail(input.email);
   return inTransaction(db, async (trx) => {
@@ -123,7 +129,9 @@ async function inviteOnce(
         used_at: null,
       })
       .execute();
-    return { token, staff, existed };
+    const invited = { token, staff, existed };
+    await input.withInvitation?.(trx, invited);
+    return invited;
   });
 }
 

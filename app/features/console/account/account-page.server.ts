@@ -1,10 +1,13 @@
 // The console's Account room on the server: a person's own passkeys, renamed or removed (never the last one). Each
-// change is an audit entry written in the change's transaction.
+// change is an audit entry written in the change's transaction; a removal is mailed to the person with it (issue 42).
 import { data, type RouterContextProvider } from "react-router";
 import { auditedChange } from "~/features/audit/audit-log.server";
+import { localeOfPath } from "~/features/i18n/locales";
+import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import { listPasskeys, removePasskey, renamePasskey } from "~/features/staff/passkey-store.server";
 import { PASSKEY_NAME_MAX } from "~/features/staff/roles";
+import { queueStaffNotice } from "~/features/staff/staff-notices.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { clientAddressContext } from "~/platform/request-context";
 
@@ -55,7 +58,17 @@ export async function accountAction(request: Request, context: Context) {
     const removed = await pageDatabaseWork(() =>
       auditedChange(
         db,
-        (trx) => removePasskey(trx, session.staff.id, passkey),
+        async (trx) => {
+          const removed = await removePasskey(trx, session.staff.id, passkey);
+          if (removed !== undefined && removed !== "last")
+            await queueStaffNotice(trx, {
+              to: session.staff.email,
+              by: session.staff.email,
+              notice: { kind: "passkey-removed", passkey: removed.name },
+              locale: localeOfPath(new URL(request.url).pathname),
+            });
+          return removed;
+        },
         (removed) =>
           removed === undefined || removed === "last"
             ? null
@@ -64,6 +77,7 @@ export async function accountAction(request: Request, context: Context) {
     );
     if (removed === undefined) return answer({ kind: "not-found" }, 404);
     if (removed === "last") return answer({ kind: "last-passkey" }, 409);
+    wakeMailDelivery();
     return answer({ kind: "removed", name: removed.name }, 200);
   }
   return answer({ kind: "not-found" }, 400);

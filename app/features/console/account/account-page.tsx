@@ -8,7 +8,7 @@ import { ConsoleNotice } from "../shell/console-notice";
 import { RoleName } from "../shell/role-name";
 import { consoleField } from "../shell/console-field";
 import { useConsoleTime } from "../shell/console-clock";
-import { PasskeyButton } from "~/features/staff/passkey-button";
+import { AddPasskey } from "~/features/staff/passkey-button";
 import { PASSKEY_NAME_MAX, type StaffRole } from "~/features/staff/roles";
 import type { Passkey } from "~/features/staff/passkey-store.server";
 
@@ -100,9 +100,7 @@ export function AccountPage({
           ))}
         </ul>
         <div className="mt-6">
-          <PasskeyButton ceremony="register">
-            <Trans>Add a passkey</Trans>
-          </PasskeyButton>
+          <AddPasskey />
         </div>
       </section>
       <section aria-labelledby="sessions-heading" className="mt-10">

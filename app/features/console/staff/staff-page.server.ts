@@ -2,21 +2,27 @@
 // is an audit entry written in the change's transaction; the shop always keeps one owner.
 import { data, type RouterContextProvider } from "react-router";
 import { auditedChange } from "~/features/audit/audit-log.server";
+import type { Transaction } from "kysely";
+import { localeOfPath } from "~/features/i18n/locales";
+import { wakeMailDelivery } from "~/features/mail/mail.server";
 import { auditInfo, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import {
   changeRole,
   findStaffByEmail,
+  type Invitation,
   inviteStaff,
   LastOwnerError,
   listStaff,
   removeStaff,
 } from "~/features/staff/people.server";
 import { isStaffRole, SETUP_PATH } from "~/features/staff/roles";
+import { queueStaffNotice } from "~/features/staff/staff-notices.server";
 import { endAllSessions } from "~/features/staff/sessions.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { getEnv } from "~/platform/env.server";
 import { emailSchema } from "~/platform/form-input";
 import { clientAddressContext } from "~/platform/request-context";
+import type { Database } from "../../../../db/schema";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -64,14 +70,25 @@ export async function staffAction(request: Request, context: Context) {
     if (intent === "invite") {
       const role = body.get("role");
       if (!isStaffRole(role)) return answer({ kind: "bad-role" }, 400);
+      // Someone who already has an account hears that a link able to add a passkey to it exists (issue 42).
+      const withInvitation = async (trx: Transaction<Database>, invited: Invitation) => {
+        if (!invited.existed) return;
+        await queueStaffNotice(trx, {
+          to: invited.staff.email,
+          by: session.staff.email,
+          notice: { kind: "invited-again" },
+          locale: localeOfPath(new URL(request.url).pathname),
+        });
+      };
       const invited = await pageDatabaseWork(() =>
-        inviteStaff(db, { email: email.data, role, by: session.staff.email }, (invited) => ({
+        inviteStaff(db, { email: email.data, role, by: session.staff.email, withInvitation }, (invited) => ({
           ...base,
           action: "staff-invited",
           target: invited.staff.email,
           detail: { role: invited.staff.role, existing: invited.existed },
         })),
       );
+      if (invited.existed) wakeMailDelivery();
       const link = new URL(`${SETUP_PATH}?token=${invited.token}`, getEnv().PUBLIC_URL).toString();
       return answer({ kind: "invited", email: invited.staff.email, link, existing: invited.existed }, 200);
     }

@@ -14,10 +14,12 @@ export interface InboxPageProps {
   filter: { state: InboxState; scope: InboxScope; query: string };
   listing: InboxListing;
   waiting: { all: number; mine: number; unassigned: number };
+  /** Too many searches this minute (issue 42): nothing was searched. */
+  searchRefused?: { retryAfterSeconds: number } | null;
   now: string;
 }
 
-export function SupportInboxPage({ filter, listing, waiting, now }: InboxPageProps) {
+export function SupportInboxPage({ filter, listing, waiting, searchRefused, now }: InboxPageProps) {
   const { t } = useLingui();
   const { path } = useLocale();
   const categoryName = useCategoryName();
@@ -125,7 +127,13 @@ export function SupportInboxPage({ filter, listing, waiting, now }: InboxPagePro
         </Form>
       </div>
 
-      {listing.rows.length === 0 ? (
+      {searchRefused ? (
+        <p role="alert" className="rounded-lg border border-border-strong bg-surface p-6 text-danger">
+          <Trans>
+            Too many searches in a minute. Wait {searchRefused.retryAfterSeconds} seconds, then search again.
+          </Trans>
+        </p>
+      ) : listing.rows.length === 0 ? (
         <p role="status" className="rounded-lg border border-border-strong bg-surface p-6 text-soft">
           {filter.query ? (
             <Trans>No conversation in this list matches “{filter.query}”.</Trans>

@@ -1,7 +1,14 @@
 // The console's support inbox (issue 35): conversations listed by whose turn it is, mine / unassigned / all, oldest
 // wait first, in pages read through one index range; one conversation with everything an agent needs beside it; and
 // every change (reply, note, assignment, resolve, reopen) stored with what it tells the Discord thread (an outbox).
-import { type Kysely, type SelectQueryBuilder, sql, type Transaction } from "kysely";
+import {
+  type ExpressionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  sql,
+  type Transaction,
+} from "kysely";
 import {
   type AuditBase,
   type AuditEntryInput,
@@ -94,9 +101,19 @@ function likePattern(query: string): string {
   return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The search as one FTS5 phrase: the trigram tokenizer then matches it anywhere in a message, in any case. */
+function ftsPhrase(query: string): string {
+  return `"${query.toLowerCase().replace(/"/g, '""')}"`;
+}
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 function filtered<O>(
   select: SelectQueryBuilder<Database, "support_conversations", O>,
   filter: InboxFilter,
+  postgres: boolean,
 ): SelectQueryBuilder<Database, "support_conversations", O> {
   let q = select;
   if (filter.state === "resolved") q = q.where("status", "=", "resolved");
@@ -111,17 +128,27 @@ function filtered<O>(
     q = q.where(sql`support_conversations.visitor_email`, "like", sql`${pattern} ESCAPE '\\'`);
   } else if (query !== "") {
     const pattern = likePattern(query);
+    const inMessages = (eb: ExpressionBuilder<Database, "support_conversations">) =>
+      eb
+        .selectFrom("support_conversation_messages as m")
+        .select("m.conversation_id")
+        .where("m.author", "in", ["visitor", "team"])
+        .where(sql`lower(m.body)`, "like", sql`${pattern} ESCAPE '\\'`);
     q = q.where((eb) =>
       eb.or([
         eb(sql`lower(support_conversations.visitor_email)`, "like", sql`${pattern} ESCAPE '\\'`),
-        eb.exists(
-          eb
-            .selectFrom("support_conversation_messages as m")
-            .select("m.seq")
-            .whereRef("m.conversation_id", "=", "support_conversations.id")
-            .where("m.author", "in", ["visitor", "team"])
-            .where(sql`lower(m.body)`, "like", sql`${pattern} ESCAPE '\\'`),
-        ),
+        // PostgreSQL: the pg_trgm index serves the LIKE itself. SQLite: the conversations the trigram index names (read
+        // once), and only for those the LIKE over their own messages, which still decides (migration 024).
+        postgres || [...query].length < 3
+          ? eb("support_conversations.id", "in", inMessages(eb))
+          : eb.and([
+              eb(
+                "support_conversations.id",
+                "in",
+                sql<string>`(SELECT conversation_id FROM support_message_search WHERE support_message_search MATCH ${ftsPhrase(query)})`,
+              ),
+              eb.exists(inMessages(eb).whereRef("m.conversation_id", "=", "support_conversations.id")),
+            ]),
       ]),
     );
   }
@@ -130,13 +157,13 @@ function filtered<O>(
 
 /** One page of a list, oldest wait first (resolved: newest first), with how many the list holds. */
 export async function listInbox(db: Db, filter: InboxFilter, page: number): Promise<InboxListing> {
-  const totalRow = await filtered(db.selectFrom("support_conversations"), filter)
+  const totalRow = await filtered(db.selectFrom("support_conversations"), filter, isPostgres(db))
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .executeTakeFirstOrThrow();
   const total = Number(totalRow.n);
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pages);
-  let select = filtered(db.selectFrom("support_conversations"), filter).select((eb) => [
+  let select = filtered(db.selectFrom("support_conversations"), filter, isPostgres(db)).select((eb) => [
     "support_conversations.id",
     "support_conversations.category",
     "support_conversations.locale",
@@ -220,7 +247,7 @@ export async function neighbours(db: Db, filter: InboxFilter, conversation: Conv
   const below = resolved ? "<" : ">";
   const above = resolved ? ">" : "<";
   const step = async (direction: "<" | ">", order: "asc" | "desc") => {
-    const row = await filtered(db.selectFrom("support_conversations"), { ...filter, query: undefined })
+    const row = await filtered(db.selectFrom("support_conversations"), { ...filter, query: undefined }, isPostgres(db))
       .select("id")
       .where((eb) =>
         eb.or([eb(column, direction, key), eb.and([eb(column, "=", key), eb("id", direction, conversation.id)])]),
