@@ -23,6 +23,7 @@ import * as m019 from "./019_console_orders";
 import * as m020 from "./020_support_inbox";
 import * as m021 from "./021_audit_lookup_targets";
 import * as m022 from "./022_support_proven_address";
+import * as m023 from "./023_content_overrides";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "020_support_inbox": m020,
   "021_audit_lookup_targets": m021,
   "022_support_proven_address": m022,
+  "023_content_overrides": m023,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {
