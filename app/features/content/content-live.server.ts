@@ -64,7 +64,7 @@ export async function announceContentPublished(db: Kysely<Database> = getDb().db
 }
 
 /** Boot, once the database is migrated: the published content, the shared bell and the look every 10 s. */
-export async function startContentLive(): Promise<() => Promise<void>> {
+export async function startContentLive({ checkMs = CONTENT_CHECK_MS } = {}): Promise<() => Promise<void>> {
   await refreshContent();
   const env = getEnv();
   const heard = () => {
@@ -89,7 +89,7 @@ export async function startContentLive(): Promise<() => Promise<void>> {
   const previous = bell;
   if (shared) bell = shared;
   const stopListening = bell.listen(PUBLISHED, heard);
-  const timer = setInterval(heard, CONTENT_CHECK_MS);
+  const timer = setInterval(heard, checkMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
