@@ -19,6 +19,7 @@ import {
   saveDraft,
 } from "~/features/content/content-overrides.server";
 import { getDb } from "~/platform/db.server";
+import { contentCommand, exportContent } from "../../cli/content";
 import { testDialects } from "../support/databases";
 import { useAppEnvironment } from "../support/test-environment";
 
@@ -279,5 +280,31 @@ describe.each(dialects)("the owner's edits on %s", (dialect) => {
     fs.writeFileSync(path.join(dir, "locales/de/faq.json"), JSON.stringify(faq, null, 2));
     const drifted = await driftedOverrides(db(), dir);
     expect(drifted.map((row) => [row.kind, row.locale, row.value !== null])).toEqual([["faq", "de", true]]);
+  });
+
+  it("exports every published override into content files that boot, and `content status` names the drift", async () => {
+    const to = path.join(os.tmpdir(), `kestrel-export-${dialect}-${process.pid}-${Date.now()}`);
+    copies.push(to);
+    const { files } = await exportContent(db(), dir, to);
+    expect(files).toEqual(["locales/de/faq.json"]);
+    expect(JSON.parse(fs.readFileSync(path.join(to, "locales/de/faq.json"), "utf8"))[0].answer).toBe(
+      "Nach dem Deploy?",
+    );
+    // The rest is the files as they were; and the export passes the boot's checks on its own.
+    expect(fs.readFileSync(path.join(to, "faq.json"), "utf8")).toBe(
+      fs.readFileSync(path.join(dir, "faq.json"), "utf8"),
+    );
+    expect(buildContent(new Map(), to).byLocale.get("de")?.faq[0]?.answer).toBe("Nach dem Deploy?");
+    await expect(exportContent(db(), dir, to)).rejects.toThrow(/is not empty/);
+
+    const lines: string[] = [];
+    const code = await contentCommand(["status"], {
+      db: db(),
+      products: [],
+      out: (text) => lines.push(text),
+      err: (text) => lines.push(text),
+    });
+    expect(code).toBe(0);
+    expect(lines.join("\n")).toMatch(/faq\s+de\s+\d+\s+admin@example\.com/);
   });
 });
