@@ -10,6 +10,7 @@ import {
 } from "~/features/catalog/catalogue.server";
 import { getContent, loadedContentVersion } from "~/features/content/content.server";
 import { startContentLive } from "~/features/content/content-live.server";
+import { createContentPreviewHandler, PREVIEW_PATH } from "./content-preview.server";
 import { LOCALE_CODES } from "~/features/i18n/locales";
 import { startMailDelivery } from "~/features/mail/mail.server";
 import { startSignInRetention } from "~/features/buyer-orders/retention.server";
@@ -167,6 +168,14 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     if (CONSOLE_PATHS.test(req.path)) res.set("X-Robots-Tag", "noindex, nofollow");
     next();
   });
+
+  // The console's preview of a content draft: the real page, for owners and admins only, never cached (issue 44).
+  app.get(
+    PREVIEW_PATH,
+    createContentPreviewHandler(build, (req, res) => createLoadContext(String(res.locals.nonce), req.ip ?? "unknown"), {
+      mode: env.NODE_ENV,
+    }),
+  );
 
   // Pages: shareable ones are served from a short rendered-HTML cache with a fresh nonce each time (docs/decisions/009).
   app.all(

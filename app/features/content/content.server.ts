@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
@@ -279,8 +280,18 @@ let englishRead: EnglishContent | undefined;
 // -1 until the database's version has been read once (a fresh import's revisions may sit at version 0).
 let published: { overrides: ContentOverrides; version: number } = { overrides: NO_OVERRIDES, version: -1 };
 
+/** A preview's content (a draft applied), for the one render that asked for it: never anyone else's request. */
+const preview = new AsyncLocalStorage<ReadonlyMap<AnyLocale, Content>>();
+
+/** Runs `render` with `byLocale` as the content every getContent inside it sees (the console's preview). */
+export function withContentPreview<T>(byLocale: ReadonlyMap<AnyLocale, Content>, render: () => T): T {
+  return preview.run(byLocale, render);
+}
+
 /** The shop's content in `locale` (English by default), validated once per process (boot fails on a broken file). */
 export function getContent(locale: AnyLocale = DEFAULT_LOCALE): Content {
+  const previewed = preview.getStore()?.get(locale);
+  if (previewed) return previewed;
   let content = cached.get(locale);
   if (!content) {
     const options = { catalogSource: getEnv().CATALOG_SOURCE, overrides: published.overrides };

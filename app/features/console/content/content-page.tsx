@@ -352,6 +352,18 @@ export function ContentDocumentPage(props: DocumentPageProps) {
           </Trans>
         ) : null}
       </p>
+      {props.draft ? (
+        <p className="mb-4">
+          <a
+            className={buttonStyles.secondary}
+            href={`/admin/content-preview?doc=${document.kind}${document.key ? `/${document.key}` : ""}/${document.locale}`}
+            target="_blank"
+            rel="noopener"
+          >
+            <Trans>Preview the draft on the real page</Trans>
+          </a>
+        </p>
+      ) : null}
       <Form method="post" action={pagePath} className="space-y-4" aria-label={t`Edit the document`}>
         <FormState form={form} />
         {form.faq ? (
