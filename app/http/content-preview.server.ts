@@ -10,7 +10,7 @@ import { documentOf, documentPath, type ContentDocumentId } from "~/features/con
 import { ContentRefusedError, readDraft, validateOverrides } from "~/features/content/content-overrides.server";
 import { localizedPath } from "~/features/i18n/locales";
 import { sessionOfRequest } from "~/features/staff/door.server";
-import { mayEnter } from "~/features/staff/roles";
+import { mayEnter, SETUP_PATH, SIGN_IN_PATH } from "~/features/staff/roles";
 import { getDb } from "~/platform/db.server";
 import { sendRendered } from "./page-handler.server";
 
@@ -50,8 +50,15 @@ export function createContentPreviewHandler(
       const session = await sessionOfRequest(
         new Request(new URL(req.originalUrl, base), { headers: createHeaders(req) }),
       );
-      if (!session || session.beganWith === "setup-link") return refuse(res, 401, "Sign in to the console first.");
-      if (!mayEnter(session.staff.role, "content")) return refuse(res, 403, "Forbidden");
+      // As every console page: to the door without a session, to the setup page with a setup link's.
+      if (!session || session.beganWith === "setup-link")
+        return res
+          .status(303)
+          .set("Cache-Control", PRIVATE)
+          .location(session ? SETUP_PATH : SIGN_IN_PATH)
+          .end();
+      if (!mayEnter(session.staff.role, "content"))
+        return refuse(res, 403, "You do not have access to this page: the preview is for owners and admins.");
       const [kind = "", second = "", third] = String(req.query.doc ?? "").split("/");
       const id = third === undefined ? documentOf(kind, second) : documentOf(kind, third, second);
       if (!id) return refuse(res, 404, "No such document.");

@@ -172,8 +172,12 @@ test("an anonymous request with every preview parameter and cookie it can forge 
     expect(html).not.toContain("Geheimer Entwurf.");
     expect(html).toContain(FIRST);
   }
-  const denied = await fetch(`${origin}/admin/content-preview?doc=faq/de&path=/de/faq`, { headers: forged });
-  expect(denied.status).toBe(401);
+  const denied = await fetch(`${origin}/admin/content-preview?doc=faq/de&path=/de/faq`, {
+    headers: forged,
+    redirect: "manual",
+  });
+  expect(denied.status).toBe(303);
+  expect(denied.headers.get("location")).toBe("/admin/sign-in");
   expect(await denied.text()).not.toContain("Geheimer Entwurf.");
   // And the cached public page stays public.
   const again = await (await fetch(`${origin}/de/faq`)).text();
