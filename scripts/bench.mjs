@@ -30,6 +30,7 @@ import { freePort, startAppServer } from "../tests/support/app-server.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
 import { benchConsole } from "./lib/bench-console.mjs";
+import { benchContent } from "./lib/bench-content.mjs";
 import { benchDelivery } from "./lib/bench-delivery.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchRecentSales } from "./lib/bench-recent-sales.mjs";
@@ -86,6 +87,7 @@ const SECTIONS = [
   "delivery",
   "console",
   "recent-sales",
+  "content",
 ];
 if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
   console.error(
@@ -97,6 +99,12 @@ if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
 if (ONLY === "support-relay") {
   console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
   await benchSupportRelay();
+  process.exit(0);
+}
+// The content section too (issue 44): publish until shown, and reloads with 0 and 500 published revisions.
+if (ONLY === "content") {
+  console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
+  await benchContent();
   process.exit(0);
 }
 // The delivery section too: the three outboxes' workers under tsx against the test peers.
