@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { axeBuilder } from "../support/axe";
 import { addStaffSession } from "../support/staff-sessions";
 import { openStoreDatabase } from "../support/store-database";
 
@@ -182,4 +183,26 @@ test("an anonymous request with every preview parameter and cookie it can forge 
   // And the cached public page stays public.
   const again = await (await fetch(`${origin}/de/faq`)).text();
   expect(again).not.toContain("Geheimer Entwurf.");
+});
+
+test("the room's pages are axe clean and fit 360 px", async () => {
+  const page = admin.page;
+  for (const url of [
+    "/admin/content",
+    "/de/admin/content/faq/de",
+    "/admin/content/faq/en",
+    "/ar/admin/content/legal/terms/ar",
+  ]) {
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 720 });
+      await page.goto(`${origin}${url}`);
+      const { violations } = await axeBuilder(page).analyze();
+      expect(violations.map((v) => `${url} ${width}: ${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${url} at ${width} px`,
+      ).toBeLessThanOrEqual(width);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 });

@@ -126,20 +126,26 @@ function DoneText({ done }: { done: ContentDone }) {
   }
 }
 
-function Diff({ lines }: { lines: DiffLine[] }) {
+function Diff({ lines, revision }: { lines: DiffLine[]; revision: number }) {
+  const { t } = useLingui();
+  const label = t`Changes in revision #${revision}`;
   return (
-    <pre className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-foreground/5 p-2 text-xs">
-      {lines.map((line, i) => (
-        <span
-          key={i}
-          className={line.kind === "added" ? "text-success" : line.kind === "removed" ? "text-danger" : "text-soft"}
-        >
-          {line.kind === "added" ? "+ " : line.kind === "removed" ? "− " : "  "}
-          {line.text}
-          {"\n"}
-        </span>
-      ))}
-    </pre>
+    // Scrolls when long: reachable by keyboard, and named for screen readers (as the audit log's table).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+    <section className="mt-2 max-h-64 overflow-auto rounded bg-foreground/5 p-2" tabIndex={0} aria-label={label}>
+      <pre className="whitespace-pre-wrap break-words text-xs">
+        {lines.map((line, i) => (
+          <span
+            key={i}
+            className={line.kind === "added" ? "text-success" : line.kind === "removed" ? "text-danger" : "text-soft"}
+          >
+            {line.kind === "added" ? "+ " : line.kind === "removed" ? "− " : "  "}
+            {line.text}
+            {"\n"}
+          </span>
+        ))}
+      </pre>
+    </section>
   );
 }
 
@@ -182,32 +188,14 @@ function FaqFields({ form, english, editing }: { form: ContentForm; english: boo
             </label>
             {english ? (
               <div className="flex flex-wrap gap-2">
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`up:${i}`}
-                  className={buttonStyles.secondary}
-                  aria-label={t`Move question ${i + 1} up`}
-                >
-                  <Trans>Move up</Trans>
+                <button type="submit" name="intent" value={`up:${i}`} className={buttonStyles.secondary}>
+                  {t`Move question ${i + 1} up`}
                 </button>
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`down:${i}`}
-                  className={buttonStyles.secondary}
-                  aria-label={t`Move question ${i + 1} down`}
-                >
-                  <Trans>Move down</Trans>
+                <button type="submit" name="intent" value={`down:${i}`} className={buttonStyles.secondary}>
+                  {t`Move question ${i + 1} down`}
                 </button>
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`remove:${i}`}
-                  className={buttonStyles.secondary}
-                  aria-label={t`Remove question ${i + 1}`}
-                >
-                  <Trans>Remove</Trans>
+                <button type="submit" name="intent" value={`remove:${i}`} className={buttonStyles.secondary}>
+                  {t`Remove question ${i + 1}`}
                 </button>
               </div>
             ) : null}
@@ -431,7 +419,7 @@ export function ContentDocumentPage(props: DocumentPageProps) {
                     </>
                   ) : null}
                 </p>
-                <Diff lines={revision.diff} />
+                <Diff lines={revision.diff} revision={revision.id} />
                 {editing && !revision.current ? (
                   <Form method="post" action={pagePath} className="mt-2">
                     <input type="hidden" name="base" value={props.form.base} />
