@@ -387,6 +387,35 @@ async function fillShopData(db: Kysely<Database>) {
       },
     ])
     .execute();
+  await db
+    .insertInto("content_revisions")
+    .values([
+      {
+        id: 1,
+        kind: "faq",
+        locale: "de",
+        doc_key: "",
+        value: '[{"id":"refunds","question":"Rückerstattung?","answer":"Ja — „bald“."}]',
+        base_revision: null,
+        file_hash: "a".repeat(64),
+        action: "publish",
+        author: "owner@example.com",
+        created_at: "2026-06-04T00:00:00.000Z",
+      },
+      {
+        id: 2,
+        kind: "legal",
+        locale: "en",
+        doc_key: "terms",
+        value: null,
+        base_revision: 1,
+        file_hash: "absent",
+        action: "file",
+        author: "owner@example.com",
+        created_at: "2026-06-04T00:01:00.000Z",
+      },
+    ])
+    .execute();
 }
 
 async function exportLines(db: Kysely<Database>): Promise<string[]> {
@@ -429,7 +458,7 @@ describe("db export / import", () => {
     await fillShopData(source.handle.db);
 
     const exported = await exportLines(source.handle.db);
-    expect(exported).toHaveLength(32);
+    expect(exported).toHaveLength(34);
     expect(JSON.parse(exported[0] ?? "")).toEqual({
       table: "status_entries",
       row: expect.objectContaining({ id: 3, name: "Kestrel Vault" }),
@@ -451,6 +480,7 @@ describe("db export / import", () => {
       staff: 2,
       staff_passkeys: 2,
       audit_log: 2,
+      content_revisions: 2,
     });
     await importShopData(back.handle, await exportLines(middle.handle.db));
 
@@ -544,7 +574,7 @@ describe("db export / import", () => {
       encoding: "utf8",
     });
     expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain("Exported 32 rows from SQLite.");
+    expect(exported.stderr).toContain("Exported 34 rows from SQLite.");
     const file = path.join(makeDataDir(), "shop.jsonl");
     fs.writeFileSync(file, exported.stdout);
 
@@ -556,7 +586,7 @@ describe("db export / import", () => {
     });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
-      "Imported 32 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, support_conversation_notes 2, support_saved_replies 2, reviews_cache 2, staff 2, staff_passkeys 2, audit_log 2).",
+      "Imported 34 rows (status_entries 2, status_changes 2, incidents 2, incident_updates 2, orders 2, shop_notifications 2, support_requests 2, support_conversations 2, support_conversation_keys 2, support_conversation_messages 2, support_conversation_notes 2, support_saved_replies 2, reviews_cache 2, staff 2, staff_passkeys 2, audit_log 2, content_revisions 2).",
     );
     expect(await readAllRows(target.handle.db)).toEqual(await readAllRows(source.handle.db));
   });

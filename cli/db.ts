@@ -16,8 +16,8 @@ export const DB_USAGE = `Usage:
 Moves a shop's data between databases (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) as JSON Lines, one row
 per line: {"table":"orders","row":{...}}. Orders, shop notifications, support requests, status rows and their
 recorded history, incidents with their updates, the reviews cache, the console's staff (with their passkeys' public
-keys) and the audit log are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
-catalogue), the mail outbox (codes and links that expire) and the buyers' and staff's sign-in codes, links and sessions are not.
+keys), the audit log and the published content revisions are exported; short-lived state (spent captchas, chat channel pauses, the synced shop
+catalogue, content drafts), the mail outbox (codes and links that expire) and the buyers' and staff's sign-in codes, links and sessions are not.
 "import" keeps ids and runs in one transaction into an empty database; --replace deletes what the target holds first.
 "backup" writes an online copy of the SQLite database (VACUUM INTO); on PostgreSQL use pg_dump.`;
 
@@ -44,6 +44,9 @@ export const SHOP_DATA_TABLES = {
   staff: "id",
   staff_passkeys: "id",
   audit_log: "id",
+  // What the owner published over content/ (issue 44): every revision, so the moved shop shows the same text and
+  // keeps its history.
+  content_revisions: "id",
 } as const;
 
 /**
@@ -87,6 +90,9 @@ export const TRANSIENT_TABLES: readonly string[] = [
   "support_message_search_data",
   "support_message_search_docsize",
   "support_message_search_idx",
+  // The team's unpublished drafts, and the content version every instance compares (a moved shop starts its own).
+  "content_drafts",
+  "content_version",
 ];
 
 export type ShopDataTable = keyof typeof SHOP_DATA_TABLES;

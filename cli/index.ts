@@ -6,6 +6,7 @@ import {
 import { closeDatabase } from "~/platform/db.server";
 import { closeRedis } from "~/platform/redis.server";
 import { runCatalogCli } from "./catalog";
+import { runContentCli } from "./content";
 import { runDbCli } from "./db";
 import { runIncidentsCli } from "./incidents";
 import { runMailCli } from "./mail";
@@ -39,6 +40,11 @@ const commands: Record<string, { summary: string; run: (argv: string[]) => Promi
   staff: {
     summary: "the console's team: invite (a one-time passkey setup link), list, remove, end someone's sessions",
     run: runStaffCli,
+  },
+  content: {
+    summary:
+      "what the owner published in the console: export it into content files (git), list overrides a deploy changed beneath",
+    run: runContentCli,
   },
   db: {
     summary: "export or import the shop's data as JSON Lines (SQLite <-> PostgreSQL), or back up SQLite",

@@ -263,6 +263,47 @@ export interface Database {
   release_files: ReleaseFilesTable;
   release_downloads: ReleaseDownloadsTable;
   release_imports: ReleaseImportsTable;
+  content_revisions: ContentRevisionsTable;
+  content_drafts: ContentDraftsTable;
+  content_version: ContentVersionTable;
+}
+
+/**
+ * A published change to one content document (migration 025, docs/content.md): `value` is the document in its file's
+ * format (JSON or Markdown), NULL for a return to the file's text; `file_hash` the SHA-256 of the file default it
+ * covered (`absent` when there was no file), so `content status` can tell when a deploy changed the default beneath it.
+ */
+export interface ContentRevisionsTable {
+  id: Generated<number>;
+  kind: string;
+  locale: string;
+  doc_key: string;
+  value: string | null;
+  base_revision: number | null;
+  file_hash: string;
+  /** `publish`, `restore` or `file` (back to the file's text). */
+  action: "publish" | "restore" | "file";
+  author: string;
+  created_at: string;
+}
+
+/** The team's draft of a document: one per document, `stamp` grows with each save (a stale form is told so). */
+export interface ContentDraftsTable {
+  kind: string;
+  locale: string;
+  doc_key: string;
+  value: string;
+  base_revision: number | null;
+  stamp: number;
+  updated_by: string;
+  updated_at: string;
+}
+
+/** One row (id 1): grows with every publish, in its transaction; each instance reloads when it differs. */
+export interface ContentVersionTable {
+  id: number;
+  version: number;
+  updated_at: string;
 }
 
 /** A member of the shop's team who may use the console (migration 018, docs/console.md). */

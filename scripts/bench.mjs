@@ -35,6 +35,7 @@ import { ensureChromium } from "./ensure-chromium.mjs";
 import { benchCatalogue } from "./lib/bench-catalogue.mjs";
 import { benchConsole } from "./lib/bench-console.mjs";
 import { benchConsoleTrust } from "./lib/bench-console-trust.mjs";
+import { benchContent } from "./lib/bench-content.mjs";
 import { benchDelivery } from "./lib/bench-delivery.mjs";
 import { benchOrders } from "./lib/bench-orders.mjs";
 import { benchRecentSales } from "./lib/bench-recent-sales.mjs";
@@ -94,6 +95,7 @@ const SECTIONS = [
   "console-trust",
   "recent-sales",
   "releases",
+  "content",
 ];
 if (ONLY !== undefined && !SECTIONS.includes(ONLY)) {
   console.error(
@@ -117,6 +119,12 @@ if (ONLY === "releases") {
 if (ONLY === "console-trust") {
   console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
   await benchConsoleTrust();
+  process.exit(0);
+}
+// The content section too (issue 44): publish until shown, and reloads with 0 and 500 published revisions.
+if (ONLY === "content") {
+  console.log(`# npm run bench — ${new Date().toISOString()} — ${os.cpus().length} CPU(s), Node ${process.version}`);
+  await benchContent();
   process.exit(0);
 }
 // The delivery section too: the three outboxes' workers under tsx against the test peers.

@@ -8,7 +8,9 @@ import {
   getCatalogue,
   startCatalogueSync,
 } from "~/features/catalog/catalogue.server";
-import { getContent } from "~/features/content/content.server";
+import { getContent, loadedContentVersion } from "~/features/content/content.server";
+import { startContentLive } from "~/features/content/content-live.server";
+import { createContentPreviewHandler, PREVIEW_PATH } from "./content-preview.server";
 import { LOCALE_CODES } from "~/features/i18n/locales";
 import { startMailDelivery } from "~/features/mail/mail.server";
 import { startSignInRetention } from "~/features/buyer-orders/retention.server";
@@ -73,6 +75,8 @@ export async function boot(): Promise<Env> {
   onShutdown(startConversationLive());
   // Status changes from the console reach every instance's cached pages at once.
   onShutdown(startStatusNews());
+  // What the owner published on top of content/ (issue 44): shown from now on, and again whenever it changes.
+  onShutdown(await startContentLive());
   onShutdown(startMailDelivery());
   onShutdown(startUnseenReplyMail());
   onShutdown(startSignInRetention());
@@ -174,13 +178,21 @@ export function createApp(build: ServerBuild | (() => Promise<ServerBuild>)) {
     next();
   });
 
+  // The console's preview of a content draft: the real page, for owners and admins only, never cached (issue 44).
+  app.get(
+    PREVIEW_PATH,
+    createContentPreviewHandler(build, (req, res) => createLoadContext(String(res.locals.nonce), req.ip ?? "unknown"), {
+      mode: env.NODE_ENV,
+    }),
+  );
+
   // Pages: shareable ones are served from a short rendered-HTML cache with a fresh nonce each time (docs/decisions/009).
   app.all(
     "/{*splat}",
     createPageHandler(build, (req, res) => createLoadContext(String(res.locals.nonce), req.ip ?? "unknown"), {
       cacheEnabled: env.NODE_ENV !== "development",
-      // A page is kept for the catalogue it shows and the status data it was rendered from.
-      cacheGeneration: () => `${catalogueVersion()}.${statusGeneration()}`,
+      // A page is kept for the catalogue it shows, the status data and the published content it was rendered from.
+      cacheGeneration: () => `${catalogueVersion()}.${statusGeneration()}.${loadedContentVersion()}`,
       publicUrl: env.PUBLIC_URL,
       mode: env.NODE_ENV,
     }),

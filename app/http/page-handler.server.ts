@@ -184,7 +184,7 @@ export function sharedRenderRequest(req: express.Request, origin: string): Reque
  * The caller's own render that could not be stored (a 404, a redirect, an error page): sent as it came. Not with
  * node-fetch-server's `sendResponse`, which changes the status line and drops Content-Length (docs/decisions/016).
  */
-async function sendRendered(res: express.Response, response: Response, { withOwnStylesheet = false } = {}) {
+export async function sendRendered(res: express.Response, response: Response, { withOwnStylesheet = false } = {}) {
   res.status(response.status);
   // Its headers replace the site-wide ones of the same name (X-Frame-Options), as the adapter's do once those are cleared.
   for (const [name, value] of response.headers) {

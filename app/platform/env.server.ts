@@ -116,6 +116,8 @@ export const envSchema = z
     }),
     CHECKOUT_PROVIDER: z.enum(["demo", "sellauth"], { message: "expected demo or sellauth" }).default("demo"),
     CONTENT_DIR: z.string().min(1).default("./content"),
+    // Off: the console's content rooms are read-only, for shops whose only source of content is git (docs/content.md).
+    CONTENT_EDITING: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
     CHECKOUT_MODAL: z.enum(["on", "off"], { message: "expected on or off" }).default("on"),
     // The test-only pseudo-locale at /en-xa/… (docs/i18n.md): accented, longer text that shows untranslated words.
     PSEUDO_LOCALE: z.enum(["on", "off"], { message: "expected on or off" }).default("off"),

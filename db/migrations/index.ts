@@ -25,6 +25,7 @@ import * as m021 from "./021_audit_lookup_targets";
 import * as m022 from "./022_support_proven_address";
 import * as m023 from "./023_releases";
 import * as m024 from "./024_support_inbox_search";
+import * as m025 from "./025_content_overrides";
 
 /** A migration runs on both dialects; the few that differ branch on the dialect inside `up`. */
 interface DialectMigration {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   "022_support_proven_address": m022,
   "023_releases": m023,
   "024_support_inbox_search": m024,
+  "025_content_overrides": m025,
 };
 
 export function migrationsFor(dialect: DbDialect): Record<string, Migration> {

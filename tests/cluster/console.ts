@@ -4,10 +4,13 @@
 // instance 2, and all three instances refuse that person's session at once. Every audit entry lands once.
 // Then status across instances (issue 35): the owner saves a product's status and publishes an incident on instance 1;
 // each of the three instances' /status (primed, so a render of it is held) shows it within 2 s of the answer.
+// Then content (issue 44): a German FAQ answer published on instance 1 shows on every /de/faq within 2 s, and one
+// written without an announcement within 30 s.
 // Each instance's PUBLIC_URL is http://localhost:<its port>: the relying party ("localhost") is the same for all, the
 // origin each ceremony runs on is the instance's own, as a browser on that address would send it.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type pg from "pg";
@@ -252,6 +255,101 @@ export async function consoleAcrossInstances(opts: {
   );
 
   await statusAcrossInstances({ ask, db, checks, ownerSession, run, instances: cluster.ports.length });
+  await contentAcrossInstances({ ask, db, checks, ownerSession, run, instances: cluster.ports.length });
+}
+
+/** Issue 44: an instance that missed the announcement finds the content version by itself within this. */
+const CONTENT_MISSED_DEADLINE_MS = 30_000;
+
+/**
+ * Issue 44: a German FAQ answer published in the console of instance 1 shows on every instance's /de/faq within 2 s
+ * (the figures printed); one written with no announcement at all (as if every instance missed it) shows within 30 s.
+ */
+async function contentAcrossInstances(opts: {
+  ask: (i: number, pathname: string, init?: { form?: Record<string, string>; cookie?: string }) => Promise<Answer>;
+  db: pg.Client;
+  checks: Checks;
+  ownerSession: string | undefined;
+  run: string;
+  instances: number;
+}) {
+  const { ask, db, checks, ownerSession, run, instances } = opts;
+  const all = Array.from({ length: instances }, (_v, i) => i);
+  const german = JSON.parse(fs.readFileSync(path.resolve("content/locales/de/faq.json"), "utf8")) as Array<{
+    id: string;
+    question: string;
+    answer: string;
+  }>;
+  const latest = async () =>
+    (
+      await db.query<{ id: number | null }>(
+        "SELECT max(id) AS id FROM content_revisions WHERE kind = 'faq' AND locale = 'de' AND doc_key = ''",
+      )
+    ).rows[0]?.id ?? null;
+  const shownAfter = async (i: number, since: number, text: string, deadline: number): Promise<number | null> => {
+    for (;;) {
+      const page = await ask(i, "/de/faq");
+      const elapsed = Date.now() - since;
+      if (page.status === 200 && page.text.includes(text)) return elapsed;
+      if (elapsed > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+    }
+  };
+  const figures = (times: Array<number | null>, deadline: number) =>
+    times.map((ms, i) => `${i}: ${ms === null ? `>${deadline}` : ms} ms`);
+  // Every instance holds a render of /de/faq when the change is made.
+  for (const i of all) for (let n = 0; n < 2; n++) await ask(i, "/de/faq");
+
+  const answer = `Im Cluster veröffentlicht (${run}).`;
+  const form: Record<string, string> = { intent: "publish", base: String((await latest()) ?? ""), stamp: "" };
+  form.entries = String(german.length);
+  german.forEach((entry, i) => {
+    form[`id-${i}`] = entry.id;
+    form[`question-${i}`] = entry.question;
+    form[`answer-${i}`] = i === 0 ? answer : entry.answer;
+  });
+  const published = await ask(1, "/admin/content/faq/de", { cookie: ownerSession, form });
+  const publishedAt = Date.now();
+  checks.that(published.status === 303, `j: publishing a German FAQ answer on instance 1 answered ${published.status}`);
+  const times = await Promise.all(all.map((i) => shownAfter(i, publishedAt, answer, 5_000)));
+  checks.that(
+    times.every((ms) => ms !== null && ms <= STATUS_DEADLINE_MS),
+    `j: the answer published on instance 1 shows on every instance's /de/faq within ${STATUS_DEADLINE_MS} ms (${figures(times, 5_000).join(", ")})`,
+  );
+
+  // Written with no announcement: every instance "missed" it and must notice the version by itself.
+  const missed = `Ohne Ankündigung (${run}).`;
+  const value = JSON.stringify(
+    german.map((entry, i) => (i === 0 ? { ...entry, answer: missed } : entry)),
+    null,
+    2,
+  );
+  await db.query("BEGIN");
+  await db.query("UPDATE content_version SET version = version + 1, updated_at = $1 WHERE id = 1", [
+    new Date().toISOString(),
+  ]);
+  await db.query(
+    `INSERT INTO content_revisions (kind, locale, doc_key, value, base_revision, file_hash, action, author, created_at)
+     VALUES ('faq', 'de', '', $1, $2, 'cluster', 'publish', 'cluster@example.com', $3)`,
+    [value, await latest(), new Date().toISOString()],
+  );
+  await db.query("COMMIT");
+  const writtenAt = Date.now();
+  const missedTimes = await Promise.all(all.map((i) => shownAfter(i, writtenAt, missed, CONTENT_MISSED_DEADLINE_MS)));
+  checks.that(
+    missedTimes.every((ms) => ms !== null && ms <= CONTENT_MISSED_DEADLINE_MS),
+    `j: an unannounced publish shows on every instance's /de/faq within ${CONTENT_MISSED_DEADLINE_MS} ms (${figures(missedTimes, CONTENT_MISSED_DEADLINE_MS).join(", ")})`,
+  );
+  console.log(
+    `j. content across ${instances} instances: announced ${figures(times, 5_000).join(", ")}; missed ${figures(missedTimes, CONTENT_MISSED_DEADLINE_MS).join(", ")}`,
+  );
+
+  // Back to the file's text, so a later scenario finds the page as it was.
+  const back = await ask(1, "/admin/content/faq/de", {
+    cookie: ownerSession,
+    form: { intent: "file", base: String((await latest()) ?? ""), stamp: "" },
+  });
+  checks.that(back.status === 303, `j: back to the file's text on instance 1 answered ${back.status}`);
 }
 
 /** The issue's deadline for a change on one instance to show on every instance's /status. */

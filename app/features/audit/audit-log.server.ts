@@ -34,6 +34,11 @@ export const AUDIT_ACTIONS = [
   "saved-reply-created",
   "saved-reply-updated",
   "saved-reply-deleted",
+  // The shop's content (the console's Content room, the CLI's content commands).
+  "content-draft-saved",
+  "content-published",
+  "content-restored",
+  "content-returned-to-file",
   // The CLI's other writing commands (actor `cli`).
   "status-changed",
   "incident-opened",

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
@@ -16,7 +17,7 @@ import { demoHistorySchema, statusFileSchema } from "~/features/status/status.co
 import { missingBrandFiles } from "~/features/theme/brand-assets.server";
 import { themeContrastProblems } from "~/features/theme/contrast";
 import { themeSchema } from "~/features/theme/theme.content";
-import { type AnyLocale, DEFAULT_LOCALE, PSEUDO_LOCALE } from "~/features/i18n/locales";
+import { type AnyLocale, DEFAULT_LOCALE, LOCALE_CODES, PSEUDO_LOCALE } from "~/features/i18n/locales";
 import { pseudoLocalize } from "~/features/i18n/pseudo-locale";
 import { getEnv } from "~/platform/env.server";
 import { ContentError, parseContent } from "./content";
@@ -57,18 +58,41 @@ export type Content = { [K in keyof ContentFiles]: z.infer<ContentFiles[K]["sche
 export interface LoadContentOptions {
   /** Where products come from: with `sellauth`, products.json is the overlay of the shop's products. */
   catalogSource?: "content" | "sellauth";
+  /** The published overrides laid over the files (none: the files alone, as `npm run build` checks them). */
+  overrides?: ContentOverrides;
 }
 
-function readText(dir: string, name: string): string {
+/**
+ * What the owner published on top of the files (issue 44, docs/content.md), by the file's path inside content/
+ * (`faq.json`, `locales/de/faq.json`, `legal/terms.md`): each replaces that file's text, and is checked exactly as the
+ * file would be.
+ */
+export type ContentOverrides = ReadonlyMap<string, string>;
+const NO_OVERRIDES: ContentOverrides = new Map();
+
+/** The file's text (an override's where there is one), or undefined when neither exists. */
+export function readContentFile(dir: string, name: string, overrides: ContentOverrides = NO_OVERRIDES) {
+  const override = overrides.get(name);
+  if (override !== undefined) return override;
   try {
     return fs.readFileSync(path.join(dir, name), "utf8");
   } catch {
-    throw new ContentError(`content/${name}: file is missing (looked in ${dir})`);
+    return undefined;
   }
 }
 
-function readJson(dir: string, name: string): unknown {
-  const text = readText(dir, name);
+function exists(dir: string, name: string, overrides: ContentOverrides): boolean {
+  return overrides.has(name) || fs.existsSync(path.join(dir, name));
+}
+
+function readText(dir: string, name: string, overrides: ContentOverrides = NO_OVERRIDES): string {
+  const text = readContentFile(dir, name, overrides);
+  if (text === undefined) throw new ContentError(`content/${name}: file is missing (looked in ${dir})`);
+  return text;
+}
+
+function readJson(dir: string, name: string, overrides: ContentOverrides = NO_OVERRIDES): unknown {
+  const text = readText(dir, name, overrides);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -162,14 +186,15 @@ export function loadContent(dir: string, options: LoadContentOptions = {}): Cont
 type EnglishContent = ReturnType<typeof readContent>;
 
 function readContent(dir: string, options: LoadContentOptions) {
+  const overrides = options.overrides ?? NO_OVERRIDES;
   const raw: Partial<Record<keyof ContentFiles, unknown>> = {};
   const parsed: Partial<Record<keyof ContentFiles, unknown>> = {};
   let overlay: ProductOverlay[] = [];
   for (const [key, entry] of Object.entries(CONTENT_FILES)) {
     const data =
-      "whenMissing" in entry && !fs.existsSync(path.join(dir, entry.file))
+      "whenMissing" in entry && !exists(dir, entry.file, overrides)
         ? entry.whenMissing
-        : readJson(dir, entry.file);
+        : readJson(dir, entry.file, overrides);
     raw[key as keyof ContentFiles] = data;
     if (key === "products" && options.catalogSource === "sellauth") {
       overlay = parseContent(`content/${entry.file}`, overlayFileSchema, data);
@@ -177,7 +202,7 @@ function readContent(dir: string, options: LoadContentOptions) {
     } else parsed[key as keyof ContentFiles] = parseContent(`content/${entry.file}`, entry.schema, data);
   }
   const content = { ...parsed, legal: {}, overlay } as Content;
-  for (const page of content.site.legal) content.legal[page.slug] = readText(dir, legalPage(page.slug).file);
+  for (const page of content.site.legal) content.legal[page.slug] = readText(dir, legalPage(page.slug).file, overrides);
   const themeProblems = [...missingBrandFiles(content.theme, dir), ...themeContrastProblems(content.theme)];
   if (themeProblems.length) throw new ContentError(themeProblems.join("\n"));
   checkCrossReferences(content, options);
@@ -205,7 +230,8 @@ export function loadLocalizedContent(
   { content: english, raw }: EnglishContent = readContent(dir, options),
 ): LocalizedContent {
   if (locale === DEFAULT_LOCALE) return { content: english, reports: {} };
-  const localeDir = path.join(dir, "locales", locale);
+  const overrides = options.overrides ?? NO_OVERRIDES;
+  const inLocale = (file: string) => `locales/${locale}/${file}`;
   const content = { ...english, legal: { ...english.legal } } as Content;
   const reports: Record<string, TranslationReport> = {};
   for (const key of TRANSLATED_FILES) {
@@ -214,7 +240,7 @@ export function loadLocalizedContent(
     let merged: unknown;
     if (locale === PSEUDO_LOCALE) merged = mapText(raw[key], pseudoLocalize);
     else {
-      const translated = fs.existsSync(path.join(localeDir, file)) ? readJson(localeDir, file) : undefined;
+      const translated = exists(dir, inLocale(file), overrides) ? readJson(dir, inLocale(file), overrides) : undefined;
       merged = overlayTranslation(raw[key], translated, report);
     }
     reports[file] = report;
@@ -226,8 +252,8 @@ export function loadLocalizedContent(
   for (const page of content.site.legal) {
     const file = legalPage(page.slug).file;
     if (locale === PSEUDO_LOCALE) content.legal[page.slug] = pseudoMarkdown(english.legal[page.slug] ?? "");
-    else if (fs.existsSync(path.join(localeDir, file))) {
-      const markdown = readText(localeDir, file);
+    else if (exists(dir, inLocale(file), overrides)) {
+      const markdown = readText(dir, inLocale(file), overrides);
       const problems = checkLegalMarkdown(`content/locales/${locale}/${file}`, markdown, content.site.company);
       if (problems.length) throw new ContentError(problems.join("\n"));
       content.legal[page.slug] = markdown;
@@ -249,17 +275,58 @@ export function contentDir(): string {
   return path.resolve(getEnv().CONTENT_DIR);
 }
 
-const cached = new Map<AnyLocale, Content>();
+let cached = new Map<AnyLocale, Content>();
 let englishRead: EnglishContent | undefined;
+// -1 until the database's version has been read once (a fresh import's revisions may sit at version 0).
+let published: { overrides: ContentOverrides; version: number } = { overrides: NO_OVERRIDES, version: -1 };
+
+/** A preview's content (a draft applied), for the one render that asked for it: never anyone else's request. */
+const preview = new AsyncLocalStorage<ReadonlyMap<AnyLocale, Content>>();
+
+/** Runs `render` with `byLocale` as the content every getContent inside it sees (the console's preview). */
+export function withContentPreview<T>(byLocale: ReadonlyMap<AnyLocale, Content>, render: () => T): T {
+  return preview.run(byLocale, render);
+}
 
 /** The shop's content in `locale` (English by default), validated once per process (boot fails on a broken file). */
 export function getContent(locale: AnyLocale = DEFAULT_LOCALE): Content {
+  const previewed = preview.getStore()?.get(locale);
+  if (previewed) return previewed;
   let content = cached.get(locale);
   if (!content) {
-    const options = { catalogSource: getEnv().CATALOG_SOURCE };
+    const options = { catalogSource: getEnv().CATALOG_SOURCE, overrides: published.overrides };
     englishRead ??= readContent(contentDir(), options);
     content = loadLocalizedContent(contentDir(), locale, options, englishRead).content;
     cached.set(locale, content);
   }
   return content;
+}
+
+/**
+ * The whole shop's content in every language with `overrides` over the files, each checked as at boot (the schemas,
+ * the cross-file checks, the theme's contrast); throws one ContentError naming every file, field and expectation.
+ */
+export function buildContent(overrides: ContentOverrides, dir = contentDir()) {
+  const options = { catalogSource: getEnv().CATALOG_SOURCE, overrides };
+  const english = readContent(dir, options);
+  const byLocale = new Map<AnyLocale, Content>();
+  for (const locale of LOCALE_CODES) byLocale.set(locale, loadLocalizedContent(dir, locale, options, english).content);
+  return { english, byLocale };
+}
+
+/** Swaps in content built by buildContent, all languages at once: no request ever sees half of a publish. */
+export function showContent(built: ReturnType<typeof buildContent>, overrides: ContentOverrides, version: number) {
+  englishRead = built.english;
+  cached = built.byLocale;
+  published = { overrides, version };
+}
+
+/** The content version this process shows (-1: the files, before the database was read); the render cache's key. */
+export function loadedContentVersion(): number {
+  return published.version;
+}
+
+/** The overrides this process shows, by file path. */
+export function loadedOverrides(): ContentOverrides {
+  return published.overrides;
 }

@@ -22,23 +22,24 @@ function markdownIn(locale: AnyLocale): Marked {
   });
 }
 
-const rendered = new Map<string, LegalPageView>();
+const rendered = new Map<string, LegalPageView & { source: string }>();
 
-/** Renders a legal page once per process and language (content only changes with a deploy). */
+/** Renders a legal page once per process, language and text (a publish in the console changes the text). */
 export function getLegalPage(slug: LegalSlug, locale: AnyLocale = DEFAULT_LOCALE): LegalPageView | undefined {
   const key = `${locale}:${slug}`;
-  const cached = rendered.get(key);
-  if (cached) return cached;
   const { site, legal } = getContent(locale);
   const entry = site.legal.find((page) => page.slug === slug);
   const source = legal[slug];
   if (!entry || source === undefined) return undefined;
+  const cached = rendered.get(key);
+  if (cached?.source === source && cached.title === entry.title && cached.lastUpdated === entry.lastUpdated)
+    return { slug, title: cached.title, lastUpdated: cached.lastUpdated, html: cached.html };
   const view = {
     slug,
     title: entry.title,
     lastUpdated: entry.lastUpdated,
     html: markdownIn(locale).parse(source, { async: false }),
   };
-  rendered.set(key, view);
+  rendered.set(key, { ...view, source });
   return view;
 }

@@ -20,6 +20,7 @@ export const CONSOLE_AREAS = {
   deliveries: ["owner", "admin"],
   status: ["owner", "admin"],
   savedReplies: ["owner", "admin"],
+  content: ["owner", "admin"],
   staff: ["owner"],
   audit: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;

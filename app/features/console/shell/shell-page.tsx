@@ -35,6 +35,11 @@ function useConsoleRooms(viewer: ConsoleViewer | null): ConsoleRoom[] {
       to: "/admin/status",
       label: t({ message: "Status", comment: "The console's room for product status and incidents" }),
     },
+    {
+      area: "content",
+      to: "/admin/content",
+      label: t({ message: "Content", comment: "The console's room where the owner edits the shop's texts" }),
+    },
     { area: "staff", to: "/admin/staff", label: t`Staff` },
     { area: "audit", to: "/admin/audit", label: t`Audit log` },
     { area: "account", to: "/admin/account", label: t`Your account` },
