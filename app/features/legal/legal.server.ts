@@ -22,7 +22,7 @@ function markdownIn(locale: AnyLocale): Marked {
   });
 }
 
-const rendered = new Map<string, LegalPageView & { source: string }>();
+const rendered = new Map<string, { view: LegalPageView; source: string }>();
 
 /** Renders a legal page once per process, language and text (a publish in the console changes the text). */
 export function getLegalPage(slug: LegalSlug, locale: AnyLocale = DEFAULT_LOCALE): LegalPageView | undefined {
@@ -32,14 +32,15 @@ export function getLegalPage(slug: LegalSlug, locale: AnyLocale = DEFAULT_LOCALE
   const source = legal[slug];
   if (!entry || source === undefined) return undefined;
   const cached = rendered.get(key);
-  if (cached?.source === source && cached.title === entry.title && cached.lastUpdated === entry.lastUpdated)
-    return { slug, title: cached.title, lastUpdated: cached.lastUpdated, html: cached.html };
+  // The same page as long as its text, title and date are the same: rendered once, not on every request.
+  if (cached?.source === source && cached.view.title === entry.title && cached.view.lastUpdated === entry.lastUpdated)
+    return cached.view;
   const view = {
     slug,
     title: entry.title,
     lastUpdated: entry.lastUpdated,
     html: markdownIn(locale).parse(source, { async: false }),
   };
-  rendered.set(key, { ...view, source });
+  rendered.set(key, { view, source });
   return view;
 }
