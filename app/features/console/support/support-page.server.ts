@@ -5,6 +5,7 @@ import { data } from "react-router";
 import { NO_STORE, requireStaff } from "~/features/staff/door.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
 import { createRateLimiter, type RateLimiter } from "~/platform/rate-limit.server";
+import { sharedInboxRead } from "./inbox-reads.server";
 import { type InboxListing, inboxFilterOf, listInbox, waitingCounts } from "./support.server";
 
 /** Searches one person may run a minute, shared by every instance through Redis like the other limits (ADR 010). */
@@ -31,7 +32,7 @@ export async function loadInboxPage(request: Request) {
   const refused: InboxListing = { rows: [], total: 0, page: 1, pages: 1 };
   const [listing, waiting] = await pageDatabaseWork(() =>
     Promise.all([
-      allowed.ok ? listInbox(db, filter, page) : Promise.resolve(refused),
+      allowed.ok ? sharedInboxRead(filter, page, () => listInbox(db, filter, page)) : Promise.resolve(refused),
       waitingCounts(db, session.staff.id),
     ]),
   );

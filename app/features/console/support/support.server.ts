@@ -511,7 +511,7 @@ export function noteFromConsole(
 
 /** Assigns the conversation to someone (or no one); returns who had it before, or false when nothing changed. */
 export async function assignConversation(db: Db, conversationId: string, staffId: string | null, audit: AuditBase) {
-  return auditedChange(
+  const changed = await auditedChange(
     db,
     async (trx) => {
       const before = await trx
@@ -530,6 +530,9 @@ export async function assignConversation(db: Db, conversationId: string, staffId
     (changed) =>
       changed && { ...audit, action: "support-assigned", detail: { before: changed.before, after: staffId } },
   );
+  // Another agent's "mine" and "unassigned" lists change with it (and a list read shared across a ring is not reused).
+  if (changed) ringConversation(conversationId);
+  return changed;
 }
 
 /** Resolves it and archives its thread (through the outbox); false when it was resolved already. */
