@@ -49,8 +49,9 @@ function useConsoleRooms(viewer: ConsoleViewer | null): ConsoleRoom[] {
 
 /**
  * The console's own frame: its name, the rooms this person may enter, the language menu and Sign out. From the
- * `console` breakpoint (72rem, the header's widest: the owner's nine rooms need 863 px in English to 1,096 px in
- * German on a line) they are the header's row; below it the header is one line with a **Menu** holding them.
+ * `console` breakpoint (72rem, the header's widest: the owner's nine rooms needed 863 px in English to 1,096 px in
+ * German on a line; the tenth, Content, makes German, Spanish and Portuguese wrap there) they are the header's row;
+ * below it the header is one line with a **Menu** holding them.
  */
 export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | null; children: ReactNode }) {
   const { t } = useLingui();
