@@ -40,6 +40,11 @@ function useConsoleRooms(viewer: ConsoleViewer | null): ConsoleRoom[] {
       to: "/admin/content",
       label: t({ message: "Content", comment: "The console's room where the owner edits the shop's texts" }),
     },
+    {
+      area: "releases",
+      to: "/admin/releases",
+      label: t({ message: "Releases", comment: "The console's room where owners publish the software's versions" }),
+    },
     { area: "staff", to: "/admin/staff", label: t`Staff` },
     { area: "audit", to: "/admin/audit", label: t`Audit log` },
     { area: "account", to: "/admin/account", label: t`Your account` },
