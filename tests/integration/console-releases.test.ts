@@ -96,6 +96,8 @@ describe.each(dialects)("the console's Releases room on %s", (dialect) => {
     const products = (page.data as { products: Array<{ id: number; releases: Array<Record<string, unknown>> }> })
       .products;
     const sandbox = products.find((p) => p.id === SANDBOX);
+    const versions = sandbox?.releases.map((r) => r.version) ?? [];
+    expect(versions.indexOf("4.3.0")).toBeLessThan(versions.indexOf("4.2.0"));
     expect(sandbox?.releases.map((r) => [r.version, r.channel, r.state, r.downloads])).toEqual(
       expect.arrayContaining([
         ["4.2.0", "beta", "draft", 0],

@@ -4,7 +4,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { getCatalogue } from "~/features/catalog/catalogue.server";
 import { changeReleaseState } from "~/features/releases/release-changes.server";
-import { normaliseVersion, type ReleasePlatform } from "~/features/releases/releases";
+import { compareVersions, normaliseVersion, type ReleasePlatform } from "~/features/releases/releases";
 import { downloadCounts, listReleases, ReleaseError } from "~/features/releases/releases.server";
 import { auditInfo, consoleLocale, NO_STORE, readConsoleForm, requireStaff } from "~/features/staff/door.server";
 import { getDb, pageDatabaseWork } from "~/platform/db.server";
@@ -51,6 +51,8 @@ export async function loadReleasesConsole(request: Request) {
     name: product.name,
     releases: releases
       .filter((release) => release.productId === product.id)
+      // Newest version first, whatever its state.
+      .sort((a, b) => compareVersions(b.version, a.version))
       .map((release) => ({
         id: release.id,
         version: release.version,
