@@ -18,6 +18,7 @@ export default [
     route("content", "routes/admin-content.tsx"),
     route("content/:kind/:locale", "routes/admin-content-document.tsx", { id: "admin-content-document" }),
     route("content/:kind/:key/:locale", "routes/admin-content-document.tsx", { id: "admin-content-legal-document" }),
+    route("releases", "routes/admin-releases.tsx"),
     route("staff", "routes/admin-staff.tsx"),
     route("audit", "routes/admin-audit.tsx"),
     route("audit.csv", "routes/admin-audit[.]csv.ts"),

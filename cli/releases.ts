@@ -8,26 +8,9 @@ import {
   RELEASE_PLATFORMS,
   type ReleasePlatform,
 } from "~/features/releases/releases";
-import {
-  checkNewFile,
-  createRelease,
-  downloadCounts,
-  listReleases,
-  publishRelease,
-  recordReleaseFile,
-  ReleaseError,
-  type StagedReleaseFile,
-  stageReleaseFile,
-  yankRelease,
-} from "~/features/releases/releases.server";
-import {
-  auditedCliChange,
-  type CliCommand,
-  type CliContext,
-  formatTable,
-  runWithDatabase,
-  startCommand,
-} from "./cli-context";
+import { addReleaseWithFiles, changeReleaseState } from "~/features/releases/release-changes.server";
+import { checkNewFile, downloadCounts, listReleases, ReleaseError } from "~/features/releases/releases.server";
+import { type CliCommand, type CliContext, formatTable, runWithDatabase, startCommand } from "./cli-context";
 
 export const RELEASES_USAGE = `Usage:
   npm run cli -- releases add --product <id or slug> --version <v> [--channel beta] [--platform <platform>]... --file <path>... [--notes <file.md>] [--requirement <line>]... [--signature <file.sig>]... [--anyone] [--publish] [--json]
@@ -59,6 +42,9 @@ function productOf(products: CliContext["products"], ref: string | undefined) {
   const wanted = ref.trim().toLowerCase();
   return products.find((p) => String(p.id) === wanted || p.slug === wanted);
 }
+
+/** The CLI's audit identity. */
+const CLI_ACTOR = { actor: "cli", sessionBeganWith: "cli" } as const;
 
 export interface ReleasesCliOptions {
   storage?: () => ReleaseStorage;
@@ -120,17 +106,7 @@ export function createReleasesCommand({
         if (!product) return fail(`No product "${rest[0]}"`, 2);
         const version = normaliseVersion(rest[1] ?? "");
         if (!version) return fail(`"${rest[1]}" is not a semantic version`, 2);
-        const change = action === "publish" ? publishRelease : yankRelease;
-        const release = await auditedCliChange(
-          db,
-          (trx) => change(trx, product.id, version),
-          (release) =>
-            release && {
-              action: action === "publish" ? "release-published" : "release-yanked",
-              target: `release ${product.slug} ${version}`,
-              detail: { product: product.id, version },
-            },
-        );
+        const release = await changeReleaseState(db, action, product, version, CLI_ACTOR);
         if (values.json) out(JSON.stringify(release, null, 2));
         else
           out(
@@ -174,73 +150,44 @@ export function createReleasesCommand({
           if (!fs.statSync(item.file).isFile()) return fail(`${item.file} is not a file`, 2);
         }
         // Files are streamed and hashed before the transaction, so no write lock is held while they upload.
-        const staged: StagedReleaseFile[] = [];
-        try {
-          for (const item of planned)
-            staged.push(
-              await stageReleaseFile(storage(), {
-                platform: item.platform,
-                name: item.name,
-                signature: item.signature,
-                source: fs.createReadStream(item.file),
-                maxBytes: maxBytes(),
-              }),
-            );
-          const release = await auditedCliChange(
-            db,
-            async (trx) => {
-              const draft = await createRelease(trx, {
-                productId: product.id,
+        const { release, files: staged } = await addReleaseWithFiles(
+          db,
+          storage(),
+          {
+            product,
+            version,
+            channel,
+            access: values.anyone ? "anyone" : "buyers",
+            notes: notes === undefined ? {} : { en: notes },
+            requirements: values.requirement === undefined ? {} : { en: values.requirement },
+            publish: values.publish,
+            maxBytes: maxBytes(),
+          },
+          planned.map((item) => ({
+            platform: item.platform,
+            name: item.name,
+            signature: item.signature,
+            source: fs.createReadStream(item.file),
+          })),
+          CLI_ACTOR,
+        );
+        if (values.json)
+          out(
+            JSON.stringify(
+              {
+                id: release.id,
                 version,
-                channel,
-                access: values.anyone ? "anyone" : "buyers",
-                notes: notes === undefined ? {} : { en: notes },
-                requirements: values.requirement === undefined ? {} : { en: values.requirement },
-              });
-              for (const file of staged) await recordReleaseFile(trx, draft.id, file);
-              if (values.publish) await publishRelease(trx, product.id, version);
-              return draft;
-            },
-            (draft) => ({
-              action: "release-added",
-              target: `release ${product.slug} ${version}`,
-              detail: {
-                product: product.id,
-                version,
-                channel,
-                published: values.publish,
-                files: staged.map((f) => ({
-                  name: f.name,
-                  platform: f.platform,
-                  size: f.stored.size,
-                  sha256: f.stored.sha256,
-                })),
-                id: draft.id,
+                files: staged.map((f) => ({ name: f.name, platform: f.platform, ...f.stored })),
               },
-            }),
+              null,
+              2,
+            ),
           );
-          if (values.json)
-            out(
-              JSON.stringify(
-                {
-                  id: release.id,
-                  version,
-                  files: staged.map((f) => ({ name: f.name, platform: f.platform, ...f.stored })),
-                },
-                null,
-                2,
-              ),
-            );
-          else {
-            out(`${product.name} ${version} (${channel}) added${values.publish ? " and published" : " as a draft"}.`);
-            for (const f of staged)
-              out(`  ${f.platform}  ${f.name}  ${f.stored.size} bytes  sha256 ${f.stored.sha256}`);
-          }
-          return 0;
-        } catch (error) {
-          for (const file of staged) await storage().remove(file.storageKey);
-          throw error;
+        else {
+          out(`${product.name} ${version} (${channel}) added${values.publish ? " and published" : " as a draft"}.`);
+          for (const f of staged) out(`  ${f.platform}  ${f.name}  ${f.stored.size} bytes  sha256 ${f.stored.sha256}`);
         }
+        return 0;
       }
       return fail(`Unknown releases command "${action}"\n\n${RELEASES_USAGE}`, 2);
     } catch (error) {

@@ -99,6 +99,7 @@ const PAGES: Array<{ path: string; expected: Record<Who, number> }> = [
     expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 },
   },
   { path: "/admin/content", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
+  { path: "/admin/releases", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   { path: "/admin/content/faq/de", expected: { owner: 200, admin: 200, support: 403, "setup-link": 303, none: 303 } },
   {
     path: "/admin/content/legal/terms/ar",
@@ -166,6 +167,12 @@ const FORMS: Array<{ name: string; path: string; form: Record<string, string>; e
     name: "post an update on an incident that does not exist",
     path: "/admin/status",
     form: { intent: "update", incident: "999999", status: "monitoring", body: "Watching." },
+    expected: { owner: 404, admin: 404, support: 403, "setup-link": 403, none: 401 },
+  },
+  {
+    name: "yank a release that does not exist",
+    path: "/admin/releases",
+    form: { intent: "yank", product: "446891", version: "99.0.0" },
     expected: { owner: 404, admin: 404, support: 403, "setup-link": 403, none: 401 },
   },
   {

@@ -28,11 +28,22 @@ const ROOMS = {
     "Deliveries",
     "Status",
     "Content",
+    "Releases",
     "Staff",
     "Audit log",
     "Your account",
   ],
-  admin: ["Dashboard", "Support inbox", "Saved replies", "Orders", "Deliveries", "Status", "Content", "Your account"],
+  admin: [
+    "Dashboard",
+    "Support inbox",
+    "Saved replies",
+    "Orders",
+    "Deliveries",
+    "Status",
+    "Content",
+    "Releases",
+    "Your account",
+  ],
   support: ["Dashboard", "Support inbox", "Orders", "Your account"],
 };
 // Each page the proof names, and the room the header and the menu say it is in (support may not enter Status: its
@@ -169,7 +180,7 @@ async function expectRooms(menu: Locator, rooms: readonly string[], current?: { 
   await expect(menu.getByRole("button", { name: "Sign out" })).toBeVisible();
 }
 
-test("an owner's header is one line under 80 px on each page; the Menu opens with the keyboard, lists the owner's ten rooms, the current one marked, and axe finds nothing open or closed", async ({
+test("an owner's header is one line under 80 px on each page; the Menu opens with the keyboard, lists the owner's eleven rooms, the current one marked, and axe finds nothing open or closed", async ({
   browser,
 }) => {
   const { context, page, cspErrors } = await phone(browser, "owner");
@@ -233,7 +244,7 @@ test("by touch: a support person's Menu lists their four rooms and no other, on 
   }
 });
 
-test("by touch: an admin's Menu lists their eight rooms and no other", async ({ browser }) => {
+test("by touch: an admin's Menu lists their nine rooms and no other", async ({ browser }) => {
   const { context, page } = await phone(browser, "admin", { hasTouch: true });
   try {
     await gotoHydrated(page, `${origin}/admin/status`);

@@ -9,7 +9,7 @@ export function isStaffRole(value: unknown): value is StaffRole {
 
 /**
  * The console's rooms and the roles let in: owners everything, admins all but staff and the audit log, support the
- * dashboard, their account, the support inbox and order look-ups. Support uses saved replies in the inbox but does not
+ * dashboard, their account, the support inbox and order look-ups (not releases). Support uses saved replies in the inbox but does not
  * manage them.
  */
 export const CONSOLE_AREAS = {
@@ -21,6 +21,7 @@ export const CONSOLE_AREAS = {
   status: ["owner", "admin"],
   savedReplies: ["owner", "admin"],
   content: ["owner", "admin"],
+  releases: ["owner", "admin"],
   staff: ["owner"],
   audit: ["owner"],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -40,6 +40,11 @@ function useConsoleRooms(viewer: ConsoleViewer | null): ConsoleRoom[] {
       to: "/admin/content",
       label: t({ message: "Content", comment: "The console's room where the owner edits the shop's texts" }),
     },
+    {
+      area: "releases",
+      to: "/admin/releases",
+      label: t({ message: "Releases", comment: "The console's room where owners publish the software's versions" }),
+    },
     { area: "staff", to: "/admin/staff", label: t`Staff` },
     { area: "audit", to: "/admin/audit", label: t`Audit log` },
     { area: "account", to: "/admin/account", label: t`Your account` },
@@ -50,8 +55,8 @@ function useConsoleRooms(viewer: ConsoleViewer | null): ConsoleRoom[] {
 /**
  * The console's own frame: its name, the rooms this person may enter, the language menu and Sign out. From the
  * `console` breakpoint (72rem, the header's widest: the owner's nine rooms needed 863 px in English to 1,096 px in
- * German on a line; the tenth, Content, makes German, Spanish and Portuguese wrap there) they are the header's row;
- * below it the header is one line with a **Menu** holding them.
+ * German on a line; Content and Releases, the tenth and eleventh, make German, Spanish and Portuguese wrap there) they
+ * are the header's row; below it the header is one line with a **Menu** holding them.
  */
 export function ConsoleShell({ viewer, children }: { viewer: ConsoleViewer | null; children: ReactNode }) {
   const { t } = useLingui();
