@@ -17,6 +17,67 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; json: R
   return { ok: response.ok, json };
 }
 
+type WebAuthn = typeof import("@simplewebauthn/browser");
+
+/**
+ * What every passkey button keeps: busy while a ceremony runs, what went wrong, what was done; `step` runs one
+ * ceremony with the WebAuthn library (loaded on the first press) and says what a browser's refusal means.
+ */
+function useCeremony() {
+  const { t } = useLingui();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  async function step(work: (webauthn: WebAuthn) => Promise<void>) {
+    setBusy(true);
+    setProblem(null);
+    setDone(null);
+    try {
+      const webauthn = await import("@simplewebauthn/browser");
+      if (!webauthn.browserSupportsWebAuthn()) {
+        setProblem(t`This browser cannot use passkeys. Try a current version of Chrome, Edge, Safari or Firefox.`);
+        return;
+      }
+      await work(webauthn);
+    } catch (error) {
+      const name = error instanceof Error ? error.name : "";
+      setProblem(
+        name === "NotAllowedError" || name === "AbortError"
+          ? t`The passkey dialog was closed before it finished. Press the button to try again.`
+          : name === "InvalidStateError"
+            ? t`This device already holds a passkey for your account.`
+            : t`That did not work. Please try again.`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return { busy, problem, done, setProblem, setDone, step };
+}
+
+/** Under a passkey button: why it needs JavaScript, the ceremony's progress or result, and what went wrong. */
+function CeremonyStatus({ busy, done, problem }: { busy: boolean; done: string | null; problem: string | null }) {
+  return (
+    <>
+      <noscript>
+        <p className="mt-2 text-sm text-soft">
+          <Trans>Passkeys need JavaScript: turn it on for this site to continue.</Trans>
+        </p>
+      </noscript>
+      <p role="status" className="mt-3 text-sm text-soft">
+        {busy ? <Trans>Waiting for your passkey…</Trans> : done}
+      </p>
+      {problem ? (
+        <p role="alert" className="mt-1 text-sm text-danger">
+          {problem}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * The one button of a passkey ceremony: asks the server for a challenge, lets the browser's passkey dialog answer it,
  * and sends the answer back. The WebAuthn library is loaded on the first press, so the page itself stays small.
@@ -33,20 +94,10 @@ export function PasskeyButton({
   const { t } = useLingui();
   const { locale } = useLocale();
   const revalidator = useRevalidator();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { busy, problem, done, setProblem, setDone, step } = useCeremony();
 
-  async function run() {
-    setBusy(true);
-    setProblem(null);
-    setDone(null);
-    try {
-      const webauthn = await import("@simplewebauthn/browser");
-      if (!webauthn.browserSupportsWebAuthn()) {
-        setProblem(t`This browser cannot use passkeys. Try a current version of Chrome, Edge, Safari or Firefox.`);
-        return;
-      }
+  const run = () =>
+    step(async (webauthn) => {
       const base = `/api/admin/passkeys/${ceremony}`;
       const options = await post(`${base}/options`, {});
       if (!options.ok) {
@@ -73,19 +124,7 @@ export function PasskeyButton({
       }
       setDone(t`Passkey added.`);
       revalidator.revalidate();
-    } catch (error) {
-      const name = error instanceof Error ? error.name : "";
-      setProblem(
-        name === "NotAllowedError" || name === "AbortError"
-          ? t`The passkey dialog was closed before it finished. Press the button to try again.`
-          : name === "InvalidStateError"
-            ? t`This device already holds a passkey for your account.`
-            : t`That did not work. Please try again.`,
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <div>
@@ -98,19 +137,7 @@ export function PasskeyButton({
       >
         {children}
       </button>
-      <noscript>
-        <p className="mt-2 text-sm text-soft">
-          <Trans>Passkeys need JavaScript: turn it on for this site to continue.</Trans>
-        </p>
-      </noscript>
-      <p role="status" className="mt-3 text-sm text-soft">
-        {busy ? <Trans>Waiting for your passkey…</Trans> : done}
-      </p>
-      {problem ? (
-        <p role="alert" className="mt-1 text-sm text-danger">
-          {problem}
-        </p>
-      ) : null}
+      <CeremonyStatus busy={busy} done={done} problem={problem} />
     </div>
   );
 }
@@ -123,35 +150,8 @@ export function AddPasskey() {
   const { t } = useLingui();
   const { locale } = useLocale();
   const revalidator = useRevalidator();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { busy, problem, done, setProblem, setDone, step } = useCeremony();
   const [earned, setEarned] = useState<unknown>(null);
-
-  async function step(work: (webauthn: typeof import("@simplewebauthn/browser")) => Promise<void>) {
-    setBusy(true);
-    setProblem(null);
-    setDone(null);
-    try {
-      const webauthn = await import("@simplewebauthn/browser");
-      if (!webauthn.browserSupportsWebAuthn()) {
-        setProblem(t`This browser cannot use passkeys. Try a current version of Chrome, Edge, Safari or Firefox.`);
-        return;
-      }
-      await work(webauthn);
-    } catch (error) {
-      const name = error instanceof Error ? error.name : "";
-      setProblem(
-        name === "NotAllowedError" || name === "AbortError"
-          ? t`The passkey dialog was closed before it finished. Press the button to try again.`
-          : name === "InvalidStateError"
-            ? t`This device already holds a passkey for your account.`
-            : t`That did not work. Please try again.`,
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const refused = (json: Record<string, unknown>) =>
     setProblem(typeof json.error === "string" ? json.error : t`That did not work. Please try again.`);
@@ -206,19 +206,7 @@ export function AddPasskey() {
           <Trans>Add a passkey</Trans>
         </button>
       )}
-      <noscript>
-        <p className="mt-2 text-sm text-soft">
-          <Trans>Passkeys need JavaScript: turn it on for this site to continue.</Trans>
-        </p>
-      </noscript>
-      <p role="status" className="mt-3 text-sm text-soft">
-        {busy ? <Trans>Waiting for your passkey…</Trans> : done}
-      </p>
-      {problem ? (
-        <p role="alert" className="mt-1 text-sm text-danger">
-          {problem}
-        </p>
-      ) : null}
+      <CeremonyStatus busy={busy} done={done} problem={problem} />
     </div>
   );
 }
