@@ -111,23 +111,24 @@ export async function contentVersion(db: Kysely<Database>): Promise<number> {
   return row?.version ?? 0;
 }
 
+/** Each document's latest revision (what it shows now), as `r`: the rows to select from. */
+export function latestRevisions(db: Kysely<Database>) {
+  return db.selectFrom("content_revisions as r").where(({ eb, selectFrom }) =>
+    eb(
+      "r.id",
+      "=",
+      selectFrom("content_revisions as later")
+        .select(({ fn }) => fn.max("later.id").as("id"))
+        .whereRef("later.kind", "=", "r.kind")
+        .whereRef("later.locale", "=", "r.locale")
+        .whereRef("later.doc_key", "=", "r.doc_key"),
+    ),
+  );
+}
+
 /** Every document's latest revision that has a value, by file path: what the shop lays over its files. */
 export async function publishedOverrides(db: Kysely<Database>): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom("content_revisions as r")
-    .select(["r.kind", "r.locale", "r.doc_key", "r.value"])
-    .where(({ eb, selectFrom }) =>
-      eb(
-        "r.id",
-        "=",
-        selectFrom("content_revisions as later")
-          .select(({ fn }) => fn.max("later.id").as("id"))
-          .whereRef("later.kind", "=", "r.kind")
-          .whereRef("later.locale", "=", "r.locale")
-          .whereRef("later.doc_key", "=", "r.doc_key"),
-      ),
-    )
-    .execute();
+  const rows = await latestRevisions(db).select(["r.kind", "r.locale", "r.doc_key", "r.value"]).execute();
   const overrides = new Map<string, string>();
   for (const row of rows)
     if (row.value !== null)
@@ -140,23 +141,7 @@ export async function publishedOverrides(db: Kysely<Database>): Promise<Map<stri
 
 /** Every published revision whose file default changed since (a deploy brought a new file beneath it). */
 export async function driftedOverrides(db: Kysely<Database>, dir = contentDir()) {
-  const rows = await db
-    .selectFrom("content_revisions as r")
-    .selectAll()
-    .where(({ eb, selectFrom }) =>
-      eb(
-        "r.id",
-        "=",
-        selectFrom("content_revisions as later")
-          .select(({ fn }) => fn.max("later.id").as("id"))
-          .whereRef("later.kind", "=", "r.kind")
-          .whereRef("later.locale", "=", "r.locale")
-          .whereRef("later.doc_key", "=", "r.doc_key"),
-      ),
-    )
-    .where("r.value", "is not", null)
-    .orderBy("r.id")
-    .execute();
+  const rows = await latestRevisions(db).selectAll().where("r.value", "is not", null).orderBy("r.id").execute();
   return rows.filter((row) => {
     const id = { kind: row.kind, locale: row.locale, key: row.doc_key } as ContentDocumentId;
     return hashText(fileDefault(id, dir)) !== row.file_hash;

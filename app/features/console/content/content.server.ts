@@ -2,7 +2,7 @@
 // falls back to English, or is older than the English it translates; and a readable diff between two revisions.
 import type { Kysely } from "kysely";
 import { DEFAULT_LOCALE } from "~/features/i18n/locales";
-import { fileDefault } from "~/features/content/content-overrides.server";
+import { fileDefault, latestRevisions } from "~/features/content/content-overrides.server";
 import {
   type ContentDocumentId,
   DOCUMENT_KINDS,
@@ -36,20 +36,8 @@ interface LatestRow {
 
 /** Every document with the state of each language, from one read of the latest revisions and the drafts. */
 export async function listDocuments(db: Kysely<Database>): Promise<ListedDocument[]> {
-  const latest = (await db
-    .selectFrom("content_revisions as r")
+  const latest = (await latestRevisions(db)
     .select(["r.kind", "r.locale", "r.doc_key", "r.value", "r.created_at"])
-    .where(({ eb, selectFrom }) =>
-      eb(
-        "r.id",
-        "=",
-        selectFrom("content_revisions as later")
-          .select(({ fn }) => fn.max("later.id").as("id"))
-          .whereRef("later.kind", "=", "r.kind")
-          .whereRef("later.locale", "=", "r.locale")
-          .whereRef("later.doc_key", "=", "r.doc_key"),
-      ),
-    )
     .execute()) as LatestRow[];
   const drafts = await db.selectFrom("content_drafts").select(["kind", "locale", "doc_key"]).execute();
   const at = (kind: string, locale: string, key: string) =>
