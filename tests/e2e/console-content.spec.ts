@@ -2,7 +2,7 @@ import { type Browser, type BrowserContext, expect, type Page, test } from "@pla
 import { type AppServer, startAppServer } from "../support/app-server";
 import { axeBuilder } from "../support/axe";
 import { addStaffSession } from "../support/staff-sessions";
-import { openStoreDatabase } from "../support/store-database";
+import { auditLines } from "../support/store-database";
 
 // The owner edits the shop (issue 44): an admin edits a German FAQ answer, sees it in the preview and not on /de/faq,
 // publishes, and /de/faq shows it; a second browser's stale form of the same answer meets the conflict view and
@@ -49,22 +49,7 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-function contentAudit() {
-  const db = openStoreDatabase(server.dataDir);
-  try {
-    return (
-      db
-        .prepare("SELECT actor, action, target FROM audit_log WHERE action LIKE 'content-%' ORDER BY id")
-        .all() as Array<{
-        actor: string;
-        action: string;
-        target: string;
-      }>
-    ).map((row) => `${row.actor} ${row.action} ${row.target}`);
-  } finally {
-    db.close();
-  }
-}
+const contentAudit = () => auditLines(server.dataDir, "content-");
 
 const firstAnswer = (page: Page) => page.getByLabel("Antwort").first();
 

@@ -5,7 +5,7 @@ import { type AppServer, startAppServer } from "../support/app-server";
 import { axeBuilder } from "../support/axe";
 import { runCli } from "../support/cli";
 import { addStaffSession } from "../support/staff-sessions";
-import { openStoreDatabase } from "../support/store-database";
+import { auditLines } from "../support/store-database";
 
 // The console's Releases room (issue 45): support gets 403; an admin sees a draft a build pipeline added, publishes
 // it and it shows on /downloads, then yanks it and it is gone; the page is axe clean. The sessions are put in the
@@ -53,22 +53,7 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-function releaseAudit() {
-  const db = openStoreDatabase(server.dataDir);
-  try {
-    return (
-      db
-        .prepare("SELECT actor, action, target FROM audit_log WHERE action LIKE 'release-%' ORDER BY id")
-        .all() as Array<{
-        actor: string;
-        action: string;
-        target: string;
-      }>
-    ).map((row) => `${row.actor} ${row.action} ${row.target}`);
-  } finally {
-    db.close();
-  }
-}
+const releaseAudit = () => auditLines(server.dataDir, "release-");
 
 test("support gets 403 in the Releases room, for the page and for a change", async () => {
   const cookie = `kestrel-staff=${supportToken}`;

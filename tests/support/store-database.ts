@@ -10,3 +10,16 @@ export function openStoreDatabase(dataDir: string): DatabaseSync {
   db.exec("PRAGMA busy_timeout = 5000");
   return db;
 }
+
+/** The audit entries whose action starts with `prefix`, oldest first, each as "actor action target". */
+export function auditLines(dataDir: string, prefix: string): string[] {
+  const db = openStoreDatabase(dataDir);
+  try {
+    const rows = db
+      .prepare("SELECT actor, action, target FROM audit_log WHERE action LIKE ? ORDER BY id")
+      .all(`${prefix}%`) as Array<{ actor: string; action: string; target: string }>;
+    return rows.map((row) => `${row.actor} ${row.action} ${row.target}`);
+  } finally {
+    db.close();
+  }
+}
