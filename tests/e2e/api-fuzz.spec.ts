@@ -44,6 +44,18 @@ const ROUTES: Array<{ name: string; methods: string[]; path: fc.Arbitrary<string
       .map(([route, value]) => route + encodeURIComponent(value)),
   },
   {
+    name: "/api/releases/:product/latest and /:channel.yml (the update feeds)",
+    methods: ["GET", "HEAD"],
+    path: fc
+      .tuple(
+        fc.oneof(fc.constantFrom("446889", "vault", "0"), fc.string({ maxLength: 40 })),
+        fc.oneof(fc.constantFrom("latest", "stable.yml", "beta.yml", "nightly.yml"), fc.string({ maxLength: 40 })),
+      )
+      .map(
+        ([product, feed]) => `/api/releases/${encodeURIComponent(product) || "x"}/${encodeURIComponent(feed) || "x"}`,
+      ),
+  },
+  {
     name: "unknown /api paths",
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     path: fc.webPath().map((p) => `/api${p.startsWith("/") ? p : `/${p}`}`),
